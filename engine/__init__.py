@@ -1,0 +1,23 @@
+"""turngate: check a model's tool-call arguments against the tool's JSON Schema before a
+turn runs, and say what does not fit in exact one-sentence messages (ADR 246)."""
+
+from .errors import TableError
+from .loader import load_table, shipped_tables
+from .rules import Finding, register_rule_kind
+from .schema import CompiledSchema, SchemaCache, compile_schema
+from .table import Table
+from .verdict import Mismatch, Verdict
+
+__all__ = [
+    "CompiledSchema",
+    "Finding",
+    "Mismatch",
+    "SchemaCache",
+    "Table",
+    "TableError",
+    "Verdict",
+    "compile_schema",
+    "load_table",
+    "register_rule_kind",
+    "shipped_tables",
+]

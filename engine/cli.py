@@ -1,0 +1,148 @@
+"""The `turngate` command line.
+
+Exit codes: 0 the arguments fit (the call may run), 1 refused, 2 unusable input, which is
+told in one sentence on standard error, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .convert import to_data
+from .errors import TableError
+from .schema import SchemaCache, resolve_table
+from .values import kind_of
+
+FITS, REFUSED, UNUSABLE = 0, 1, 2
+
+
+class InputError(Exception):
+    """Input the command cannot use; its text is the one sentence the user sees."""
+
+
+def read_json_file(path: str, what: str) -> object:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f'the {what} file "{path}" does not exist.') from None
+    except UnicodeDecodeError:
+        raise InputError(f'the {what} file "{path}" is not UTF-8 text.') from None
+    except OSError as error:
+        raise InputError(f'the {what} file "{path}" cannot be read: {error.strerror or error}.') from None
+    return parse_json(text, f'the {what} file "{path}"')
+
+
+def parse_json(text: str, source: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}" if "\n" in text else f"column {error.colno}"
+        raise InputError(f"{source} is not valid JSON: {error.msg.lower()} at {where}.") from None
+    except RecursionError:
+        raise InputError(f"{source} nests too deeply to be read as JSON.") from None
+
+
+_HOLDS = {"null": "null", "boolean": "a boolean", "number": "a number", "text": "text", "list": "a list"}
+
+
+def require_object(value: object, source: str) -> dict:
+    if not isinstance(value, dict):
+        raise InputError(f"{source} holds {_HOLDS.get(kind_of(value) or '', 'a value')}, "
+                         "not a JSON object, so it is not a schema.")
+    return value
+
+
+def write_line(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
+
+
+def dump(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    table = resolve_table(args.table)
+    schema = require_object(read_json_file(args.schema, "schema"), f'the schema file "{args.schema}"')
+    arguments = read_json_file(args.arguments, "arguments")
+    compiled = SchemaCache().compile(schema, table)
+    verdict = compiled.check(arguments)
+    tool = args.tool or Path(args.schema).name.split(".")[0]
+    if args.json:
+        write_line(dump(to_data(verdict)))
+    else:
+        write_line("OK" if verdict.ok else compiled.refusal(tool, verdict))
+    return FITS if verdict.ok else REFUSED
+
+
+def _batch_line(line: str, number: int, cache: SchemaCache, table) -> tuple[dict, int]:
+    call_id = None
+    try:
+        record = parse_json(line, f"line {number}")
+        if not isinstance(record, dict):
+            raise InputError(f"line {number} is not a JSON object with an id, a schema and arguments.")
+        call_id = record.get("id")
+        for field in ("schema", "arguments"):
+            if field not in record:
+                raise InputError(f'line {number} has no "{field}".')
+        schema = require_object(record["schema"], f"the schema of line {number}")
+        verdict = cache.compile(schema, table).check(record["arguments"])
+    except InputError as error:
+        return {"id": call_id, "line": number, "error": str(error)}, UNUSABLE
+    result = {"id": call_id, **to_data(verdict)}
+    return {key: result[key] for key in ("id", "ok", "truncated", "mismatches")}, \
+        FITS if verdict.ok else REFUSED
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    table = resolve_table(args.table)
+    try:
+        with open(args.corpus, encoding="utf-8") as corpus:
+            lines = list(corpus)
+    except FileNotFoundError:
+        raise InputError(f'the corpus file "{args.corpus}" does not exist.') from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f'the corpus file "{args.corpus}" cannot be read as UTF-8 text ({error.__class__.__name__}).') from None
+    cache, worst = SchemaCache(), FITS
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            result, status = _batch_line(line.rstrip("\r\n"), number, cache, table)
+            write_line(dump(result))
+            worst = max(worst, status)
+    return worst
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="turngate", description=__doc__.splitlines()[0])
+    commands = top.add_subparsers(dest="command", required=True)
+
+    check = commands.add_parser("check", help="check one call's arguments against a schema")
+    check.add_argument("schema", help="the tool's JSON Schema (a JSON file)")
+    check.add_argument("arguments", help="the arguments the model sent (a JSON file)")
+    check.add_argument("--tool", help="the tool's name in the refusal (default: the schema file's name)")
+    check.set_defaults(run=run_check)
+
+    batch = commands.add_parser("batch", help='check a JSON-lines corpus of {"id", "schema", "arguments"}')
+    batch.add_argument("corpus")
+    batch.set_defaults(run=run_batch)
+
+    for sub in (check, batch):
+        sub.add_argument("--table", help="a shipped table's name or a .rules file (default: adr246)")
+    check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (InputError, TableError) as error:
+        text = str(error)
+        sys.stderr.write(f"turngate: {text[:1].lower() + text[1:] if isinstance(error, InputError) else text}\n")
+        return UNUSABLE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""Errors a table load reports: where (file, line, column) and why, in one sentence."""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+
+class TableError(Exception):
+    """A table that cannot be loaded."""
+
+    def __init__(self, file: str, line: int | None, column: int | None, reason: str):
+        where = file if line is None else f"{file}:{line}:{column}"
+        super().__init__(f"{where}: {reason}.")
+        self.file, self.line, self.column, self.reason = file, line, column, reason
+
+
+@frozen
+class Position:
+    """Where an entry of a table file starts."""
+
+    file: str
+    line: int
+    column: int
+
+    def error(self, reason: str) -> TableError:
+        return TableError(self.file, self.line, self.column, reason)

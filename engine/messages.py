@@ -1,0 +1,205 @@
+"""Turning a finding into its sentence, and a verdict into the text a refused call gets.
+
+Every value the model sent is quoted as JSON, with control, format and line-separator
+characters escaped, and cut to a fixed width; so a template's length is bounded by its text
+plus the widths of its placeholders, which the loader checks once.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from string import Formatter
+from typing import Iterable
+
+from .table import Table
+from .values import kind_of
+
+ELLIPSIS = "…"
+
+#: The most characters each placeholder can become.
+WIDTH = {
+    "argument": 50,
+    "sent": 40,
+    "sent_kind": 16,
+    "expected": 56,
+    "allowed": 70,
+    "closest": 40,
+    "tool": 60,
+    "message": 200,
+    "limit": 6,
+}
+#: The width of a fact a host's rule kind adds (text, number or list of them).
+OTHER_WIDTH = 40
+
+_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+                  "\b": "\\b", "\f": "\\f"}
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+_PLAIN_NAME_BREAKERS = frozenset('.[]"\\ ')
+
+
+def _escape_char(char: str) -> str:
+    short = _SHORT_ESCAPES.get(char)
+    if short is not None:
+        return short
+    if char.isascii() and char.isprintable():
+        return char
+    if unicodedata.category(char) not in _ESCAPED_CATEGORIES:
+        return char
+    code = ord(char)
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def quote_text(text: str, width: int, keep_end: bool = False) -> str:
+    """`text` as a JSON string of at most `width` characters, cut with an ellipsis
+    (at its end, or with `keep_end` at its start)."""
+    room = width - 2
+    window = text[-room - 1:] if keep_end else text[: room + 1]
+    pieces: list[str] = []
+    used = 0
+    for char in reversed(window) if keep_end else window:
+        piece = _escape_char(char)
+        if used + len(piece) > room:
+            break
+        pieces.append(piece)
+        used += len(piece)
+    else:
+        if len(window) == len(text):
+            return '"' + "".join(reversed(pieces) if keep_end else pieces) + '"'
+    while pieces and used + len(ELLIPSIS) > room:
+        used -= len(pieces.pop())
+    pieces.append(ELLIPSIS)
+    return '"' + "".join(reversed(pieces) if keep_end else pieces) + '"'
+
+
+def quote_scalar(value: object, width: int) -> str:
+    """A scalar as JSON text: null, true, 5, 2.5, "text"."""
+    kind = kind_of(value)
+    if kind == "text":
+        return quote_text(value, width)  # type: ignore[arg-type]
+    if kind == "null":
+        return "null"
+    if kind == "boolean":
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return _cut(float.__repr__(value), width)
+    try:
+        return _cut(int.__repr__(value), width)  # type: ignore[arg-type]
+    except ValueError:
+        digits = int(value.bit_length() * math.log10(2)) + 1  # type: ignore[union-attr]
+        return _cut(f"an integer of about {digits} digits", width)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + ELLIPSIS
+
+
+def quote_any(value: object, width: int) -> str:
+    """A scalar quoted; a list or object by a short, cut JSON-like form."""
+    if kind_of(value) in ("list", "object"):
+        return _cut(_brief(value, 3), width)
+    return quote_scalar(value, width)
+
+
+def _brief(value: object, depth: int) -> str:
+    if kind_of(value) == "list":
+        inner = ", ".join(_brief(item, depth - 1) for item in list(value)[:4]) if depth else "…"  # type: ignore[call-overload]
+        return f"[{inner}]"
+    if kind_of(value) == "object":
+        items = list(value.items())[:4] if depth else []  # type: ignore[union-attr]
+        inner = ", ".join(f"{quote_text(str(k), 20)}: {_brief(v, depth - 1)}" for k, v in items)
+        return "{" + (inner if depth else "…") + "}"
+    return quote_scalar(value, 20)
+
+
+def quote_list(values: Iterable[object], width: int) -> str:
+    """Values quoted and joined with commas; cut with how many there are in all."""
+    values = tuple(values)
+    quoted: list[str] = []
+    for index, value in enumerate(values):
+        piece = quote_any(value, 30)
+        rest = len(values) - index
+        tail = f", {ELLIPSIS} ({len(values)} in all)" if rest > 1 else ""
+        if len(", ".join([*quoted, piece])) + len(tail) > width:
+            return ", ".join(quoted) + f", {ELLIPSIS} ({len(values)} in all)"
+        quoted.append(piece)
+    return ", ".join(quoted)
+
+
+def name_path(path: tuple, width: int = WIDTH["argument"]) -> str:
+    """The argument a path leads to, as a message names it: "elements[2].uid"."""
+    if not path:
+        return "the arguments"
+    text = ""
+    for step in path:
+        if type(step) is int:
+            text += f"[{step}]"
+        elif isinstance(step, str) and step and not _PLAIN_NAME_BREAKERS.intersection(step) \
+                and all(_escape_char(c) == c for c in step[:100]):
+            text += f".{step}" if text else step
+        else:
+            text += "['" + str(step)[:100].replace("\\", "\\\\").replace("'", "\\'") + "']"
+    return quote_text(text, width, keep_end=True)
+
+
+def join_phrases(phrases: list[str], width: int) -> str:
+    text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
+    return _cut(text, width)
+
+
+def placeholders(template: str) -> list[str]:
+    """The field names a template uses, in order."""
+    return [name for _, name, _, _ in Formatter().parse(template) if name is not None]
+
+
+def derived_facts(table: Table, facts: dict, path: tuple) -> dict[str, str]:
+    """The texts a message template can use, made from the facts a rule reported."""
+    texts = {"argument": name_path(path)}
+    for name, value in facts.items():
+        if name == "value":
+            kind = kind_of(value)
+            texts["sent_kind"] = _cut(table.value_phrase.get(kind or "", "a value"), WIDTH["sent_kind"])
+            if kind not in ("list", "object"):
+                texts["sent"] = quote_scalar(value, WIDTH["sent"])
+        elif name == "types":
+            if value:
+                phrases = [table.type_by_name[t].phrase if t in table.type_by_name else t for t in value]
+                texts["expected"] = join_phrases(phrases, WIDTH["expected"])
+        elif name in ("allowed", "closest"):
+            if value:
+                texts[name] = quote_list(value, WIDTH[name]) if name == "allowed" \
+                    else quote_text(value, WIDTH[name])
+        elif value is not None:
+            texts[name] = quote_list(value, OTHER_WIDTH) if kind_of(value) == "list" \
+                else quote_any(value, OTHER_WIDTH)
+    return texts
+
+
+def render_message(table: Table, code: str, facts: dict, path: tuple) -> str:
+    """The sentence for a finding: the most specific message of its code whose guards are
+    all known facts."""
+    texts = derived_facts(table, facts, path)
+    for entry in table.messages_by_code[code]:
+        if all(guard in texts for guard in entry.guards):
+            sentence = entry.template.format_map(texts)
+            break
+    limit = table.limit["message-length"]
+    if len(sentence) > limit:
+        sentence = sentence[: limit - 2] + ELLIPSIS + "."
+    return sentence[:1].upper() + sentence[1:]
+
+
+def refusal_text(table: Table, tool: str, verdict) -> str:
+    """The answer to a refused call: the table's header, then one line per mismatch."""
+    lines = [table.answer["refused"].format(tool=quote_text(str(tool), WIDTH["tool"]))]
+    lines += [table.answer["item"].format(message=m.message) for m in verdict.mismatches]
+    if verdict.truncated:
+        lines.append(table.answer["cut"].format(limit=len(verdict.mismatches)))
+    return "\n".join(lines)

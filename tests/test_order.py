@@ -1,0 +1,97 @@
+"""Order, cap and determinism of the mismatch list (semantics.md, "Order, cap, determinism")."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+import engine
+from support import codes_and_paths, verdict
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "a": {"type": "integer"}, "b": {"type": "integer"}, "c": {"type": "integer"}, "z": {},
+        "inner": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["y", "x"]},
+    },
+    "required": ["c", "a", "z"],
+    "additionalProperties": False,
+}
+
+
+def test_required_mismatches_come_first_in_required_order_then_arguments_as_sent():
+    sent = {"b": [], "extra": 1, "inner": {"x": {}}, "a": None}
+    assert codes_and_paths(SCHEMA, sent) == [
+        ("missing", ("c",)),
+        ("null", ("a",)),
+        ("missing", ("z",)),
+        ("kind", ("b",)),
+        ("additional", ("extra",)),
+        ("missing", ("inner", "y")),
+        ("kind", ("inner", "x")),
+    ]
+
+
+def test_a_null_required_argument_is_reported_in_required_order():
+    assert codes_and_paths(SCHEMA, {"a": None, "c": None, "z": 1}) == [("null", ("c",)), ("null", ("a",))]
+
+
+def test_a_kind_mismatch_ends_the_node():
+    schema = {"type": "string", "enum": ["a"]}
+    assert codes_and_paths(schema, ["b"]) == [("kind", ())]
+
+
+def test_an_enum_mismatch_ends_the_node():
+    schema = {"enum": [{"a": 1}], "required": ["b"], "properties": {"a": {"type": "string"}}}
+    assert codes_and_paths(schema, {"a": [1]}) == [("enum", ())]
+
+
+def test_a_kind_mismatch_of_an_object_skips_its_required_and_members():
+    schema = {"type": "array", "required": ["x"], "additionalProperties": False}
+    assert codes_and_paths(schema, {"y": 1}) == [("kind", ())]
+
+
+def many(n):
+    return {"type": "array", "items": {"type": "string"}}, [[i] for i in range(n)]
+
+
+def test_at_most_ten_mismatches_and_the_list_says_it_was_cut():
+    result = verdict(*many(25))
+    assert len(result.mismatches) == 10 and result.truncated and not result.ok
+    assert [m.path for m in result.mismatches] == [(i,) for i in range(10)]
+
+
+def test_exactly_ten_mismatches_are_not_cut():
+    result = verdict(*many(10))
+    assert len(result.mismatches) == 10 and not result.truncated
+
+
+def test_eleven_mismatches_are_cut():
+    assert verdict(*many(11)).truncated
+
+
+class Watched(list):
+    """A list that records how far it was read."""
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.seen = -1
+
+    def __iter__(self):
+        for index, item in enumerate(list.__iter__(self)):
+            self.seen = max(self.seen, index)
+            yield item
+
+
+def test_the_check_stops_looking_after_the_eleventh_mismatch():
+    schema, _ = many(0)
+    sent = Watched([[i] for i in range(1000)])
+    result = engine.compile_schema(schema).check(sent)
+    assert result.truncated
+    assert sent.seen == 10
+
+
+def test_a_verdict_is_frozen():
+    result = verdict(*many(2))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        result.ok = True  # type: ignore[misc]
