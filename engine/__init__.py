@@ -6,9 +6,15 @@ from .loader import load_table, shipped_tables
 from .rules import Finding, register_rule_kind
 from .schema import CompiledSchema, SchemaCache, compile_schema
 from .table import Table
+from .turn import Call, CallAnswer, Toolset, TurnVerdict, check_turn
 from .verdict import Mismatch, Verdict
 
 __all__ = [
+    "Call",
+    "CallAnswer",
+    "Toolset",
+    "TurnVerdict",
+    "check_turn",
     "CompiledSchema",
     "Finding",
     "Mismatch",

@@ -24,7 +24,15 @@ SKIP_TRIGGERS = {"not-object": False, "keyword": True, "malformed-type": False,
                  "unknown-type": False}
 LIMITS = ("mismatches", "depth", "message-length")
 #: The answers a table must word, and the placeholders each may use.
-ANSWERS = {"refused": ("tool",), "item": ("message",), "cut": ("limit",)}
+ANSWERS = {
+    "refused": ("tool",), "item": ("message",), "cut": ("limit",),
+    "not-run": ("tool",),
+    "invalid-json": ("tool", "problem", "line", "column"),
+    "cut-off-json": ("tool", "line", "column"),
+    "unknown-tool": ("tool",), "unknown-tool-closest": ("tool", "closest"),
+    "duplicate-id": ("tool", "id"),
+    "declined": ("tool",), "failed": ("tool",),
+}
 #: What the message renderer makes from the facts of the engine's rule kinds.
 MESSAGE_TEXTS = ("argument", "sent", "sent_kind", "expected", "allowed", "closest")
 

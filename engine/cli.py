@@ -1,7 +1,8 @@
 """The `turngate` command line.
 
 Exit codes: 0 the arguments fit (the call may run), 1 refused, 2 unusable input, which is
-told in one sentence on standard error, never as a traceback.
+told in one sentence on standard error, never as a traceback. `timeline` and `stats` exit 1
+when some lines of the record file are not steps (each is reported; the rest is counted).
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ from pathlib import Path
 from .convert import to_data
 from .errors import TableError
 from .schema import SchemaCache, resolve_table
+from .reports import stats_by_code, stats_by_tool, stats_table, timeline
+from .steps import load_steps
 from .values import kind_of
 
 FITS, REFUSED, UNUSABLE = 0, 1, 2
+PARTIAL = 1  # timeline and stats: some lines of the record file were not steps
 
 
 class InputError(Exception):
@@ -114,6 +118,37 @@ def run_batch(args: argparse.Namespace) -> int:
     return worst
 
 
+def read_steps_file(path: str) -> tuple[list, list]:
+    try:
+        with open(path, encoding="utf-8") as records:
+            steps, broken = load_steps(records)
+    except FileNotFoundError:
+        raise InputError(f'the steps file "{path}" does not exist.') from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f'the steps file "{path}" cannot be read as UTF-8 text ({error.__class__.__name__}).') from None
+    for _, sentence in broken:
+        sys.stderr.write(f"turngate: {path}: {sentence}\n")
+    return steps, broken
+
+
+def run_timeline(args: argparse.Namespace) -> int:
+    steps, broken = read_steps_file(args.steps)
+    for line in timeline(steps):
+        write_line(line)
+    return PARTIAL if broken else FITS
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    steps, broken = read_steps_file(args.steps)
+    stats = stats_by_code(steps) if args.by == "code" else stats_by_tool(steps)
+    if args.json:
+        write_line(dump({**stats, "unreadable_lines": [number for number, _ in broken]}))
+    else:
+        for line in stats_table(stats):
+            write_line(line)
+    return PARTIAL if broken else FITS
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="turngate", description=__doc__.splitlines()[0])
     commands = top.add_subparsers(dest="command", required=True)
@@ -131,6 +166,16 @@ def parser() -> argparse.ArgumentParser:
     for sub in (check, batch):
         sub.add_argument("--table", help="a shipped table's name or a .rules file (default: adr246)")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+    steps_help = "run steps as JSON lines (either privacy level)"
+    line = commands.add_parser("timeline", help="list a run's steps in order, with status and refusal code")
+    line.add_argument("steps", help=steps_help)
+    line.set_defaults(run=run_timeline)
+    stats = commands.add_parser("stats", help="count calls, failures and refusals per tool or per code")
+    stats.add_argument("steps", help=steps_help)
+    stats.add_argument("--by", choices=("tool", "code"), default="tool")
+    stats.add_argument("--json", action="store_true", help="print the counts as JSON")
+    stats.set_defaults(run=run_stats)
     return top
 
 

@@ -196,9 +196,21 @@ def render_message(table: Table, code: str, facts: dict, path: tuple) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
+#: Answer facts that are the model's own text, so quoted and cut like a sent value.
+MODEL_TEXTS = frozenset({"tool", "id", "closest"})
+
+
+def answer_text(table: Table, name: str, **facts: object) -> str:
+    """One of the table's answers: the model's own texts (tool names, call ids) quoted and
+    cut; the engine's (a message, a JSON error, a number) as they are."""
+    texts = {key: quote_text(str(value), WIDTH.get(key, OTHER_WIDTH)) if key in MODEL_TEXTS else value
+             for key, value in facts.items()}
+    return table.answer[name].format_map(texts)
+
+
 def refusal_text(table: Table, tool: str, verdict) -> str:
     """The answer to a refused call: the table's header, then one line per mismatch."""
-    lines = [table.answer["refused"].format(tool=quote_text(str(tool), WIDTH["tool"]))]
+    lines = [answer_text(table, "refused", tool=tool)]
     lines += [table.answer["item"].format(message=m.message) for m in verdict.mismatches]
     if verdict.truncated:
         lines.append(table.answer["cut"].format(limit=len(verdict.mismatches)))

@@ -1,0 +1,175 @@
+"""One turn, one decision: every call of a model's turn is checked before any runs, and a
+turn with a mismatch runs nothing.
+
+A refused turn answers every call id exactly once: the mismatched call with its list
+(`tool_refusal` "arguments"), every other call with a "Not run" text asking for it to be
+sent again with the corrected one ("turn").
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable, Mapping
+
+from attrs import field, frozen
+
+from .messages import answer_text, refusal_text
+from .schema import CompiledSchema, SchemaCache, resolve_table
+from .suggest import closest_name
+from .table import Table
+from .verdict import Mismatch, Verdict
+
+
+@frozen
+class Call:
+    """A tool call of the model: its id, the tool's name, and its arguments, decoded or as
+    the raw JSON text OpenAI-style APIs send (a `str` is always taken as raw text)."""
+
+    id: object
+    tool: str
+    arguments: object = field(factory=dict)
+
+
+@frozen
+class CallAnswer:
+    """The answer to one call of a refused turn."""
+
+    call_id: object
+    tool: str
+    status: str  # "refused" or "not-run"
+    tool_refusal: str  # "arguments" (its own mismatch) or "turn" (a sibling's)
+    codes: tuple[str, ...] = field(converter=tuple)
+    text: str
+    mismatches: tuple[Mismatch, ...] = field(converter=tuple, default=())
+    truncated: bool = False
+
+
+@frozen
+class TurnVerdict:
+    """`ok`: the turn may run, and `calls` are its calls with their arguments decoded. Else
+    nothing runs, and `answers` holds one answer per call id, in the order of the turn."""
+
+    ok: bool
+    calls: tuple[Call, ...] = field(converter=tuple)
+    answers: tuple[CallAnswer, ...] = field(converter=tuple, default=())
+
+
+class Toolset:
+    """The tools offered for a run, by name, each schema compiled once. A tool offered with
+    no schema, or a schema that is not an object, judges nothing."""
+
+    def __init__(self, tools: Mapping[str, object], table: Table | str | None = None,
+                 cache: SchemaCache | None = None):
+        self.table = resolve_table(table)
+        cache = cache or SHARED_CACHE
+        self.compiled: dict[str, CompiledSchema] = {
+            name: cache.compile(schema, self.table) for name, schema in tools.items()}
+        self.names = tuple(self.compiled)
+
+
+SHARED_CACHE = SchemaCache()
+
+
+def as_call(item: Call | Mapping) -> Call:
+    """A `Call`, or a mapping with "id", "tool" (or "name") and "arguments"."""
+    if isinstance(item, Call):
+        return item
+    tool = item.get("tool", item.get("name"))
+    if not isinstance(tool, str):
+        raise ValueError(f"a call needs the name of its tool as text; this one has {tool!r}")
+    return Call(item.get("id"), tool, item.get("arguments", {}))
+
+
+def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, object],
+               table: Table | str | None = None) -> TurnVerdict:
+    """The decision on a whole turn. `tools` maps a tool name to its schema (compiled
+    schemas are cached by content), or is a `Toolset` compiled once for many turns."""
+    toolset = tools if isinstance(tools, Toolset) else Toolset(tools, table)
+    turn = tuple(as_call(item) for item in calls)
+    outcomes = [_check_call(call, toolset) for call in turn]
+    repeated = _repeated_ids(turn)
+    if not repeated and all(outcome is None or type(outcome) is Call for outcome in outcomes):
+        decoded = tuple(call if outcome is None else outcome for call, outcome in zip(turn, outcomes))
+        return TurnVerdict(True, decoded)
+    return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset.table))
+
+
+def _check_call(call: Call, toolset: Toolset) -> Call | Verdict | CallAnswer | None:
+    """None when the call fits as it is; a decoded copy when its raw text fits; else its
+    refusal: a `Verdict` with mismatches, or a ready answer for what is not a mismatch."""
+    compiled = toolset.compiled.get(call.tool)
+    if compiled is None:
+        return _unknown_tool(call, toolset)
+    arguments = call.arguments
+    if type(arguments) is str:
+        arguments = decode_arguments(call, toolset.table)
+        if isinstance(arguments, CallAnswer):
+            return arguments
+    verdict = compiled.check(arguments)
+    if not verdict.ok:
+        return verdict
+    return None if arguments is call.arguments else Call(call.id, call.tool, arguments)
+
+
+def decode_arguments(call: Call, table: Table) -> object:
+    """The arguments decoded from raw JSON text, or the call's refusal. Blank text is no
+    arguments: some clients send "" for a tool that takes none."""
+    text: str = call.arguments  # type: ignore[assignment]
+    if not text.strip():
+        return {}
+    try:
+        return json.loads(text)
+    except RecursionError:
+        return _refused(call, table, "invalid-json", problem="nested too deeply", line=1, column=1)
+    except json.JSONDecodeError as error:
+        if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
+            lines = text.rstrip().split("\n")
+            return _refused(call, table, "cut-off-json", line=len(lines), column=len(lines[-1]) + 1)
+        problem = error.msg[:1].lower() + error.msg[1:]
+        return _refused(call, table, "invalid-json", problem=problem, line=error.lineno, column=error.colno)
+
+
+def _unknown_tool(call: Call, toolset: Toolset) -> CallAnswer:
+    closest = closest_name(call.tool, toolset.names)
+    if closest is None:
+        return _refused(call, toolset.table, "unknown-tool")
+    return _refused(call, toolset.table, "unknown-tool-closest", closest=closest)
+
+
+def _refused(call: Call, table: Table, answer: str, **facts: object) -> CallAnswer:
+    """A call refused for what is not a mismatch; its code is the answer's name, both
+    unknown-tool answers sharing one."""
+    text = answer_text(table, answer, tool=call.tool, **facts)
+    code = answer.removesuffix("-closest")
+    return CallAnswer(call.id, call.tool, "refused", "arguments", (code,), text)
+
+
+def _repeated_ids(turn: tuple[Call, ...]) -> list:
+    seen: list = []
+    repeated: list = []
+    for call in turn:
+        if call.id in seen and call.id not in repeated:
+            repeated.append(call.id)
+        seen.append(call.id)
+    return repeated
+
+
+def _answers(turn, outcomes, repeated: list, table: Table) -> tuple[CallAnswer, ...]:
+    answers: list[CallAnswer] = []
+    answered: list = []
+    for call, outcome in zip(turn, outcomes):
+        if call.id in answered:
+            continue
+        answered.append(call.id)
+        if call.id in repeated:
+            answers.append(_refused(call, table, "duplicate-id", id=call.id))
+        elif isinstance(outcome, CallAnswer):
+            answers.append(outcome)
+        elif isinstance(outcome, Verdict):
+            answers.append(CallAnswer(
+                call.id, call.tool, "refused", "arguments", [m.code for m in outcome.mismatches],
+                refusal_text(table, call.tool, outcome), outcome.mismatches, outcome.truncated))
+        else:
+            answers.append(CallAnswer(call.id, call.tool, "not-run", "turn", (),
+                                      answer_text(table, "not-run", tool=call.tool)))
+    return tuple(answers)
