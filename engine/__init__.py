@@ -3,7 +3,8 @@ turn runs, and say what does not fit in exact one-sentence messages (ADR 246).""
 
 from .errors import TableError
 from .loader import load_table, shipped_tables
-from .rules import Finding, register_rule_kind
+from .registry import register_rule_kind
+from .rules import Finding
 from .schema import CompiledSchema, SchemaCache, compile_schema
 from .table import Table
 from .turn import Call, CallAnswer, Toolset, TurnVerdict, check_turn

@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING
 
 from .errors import Position
 from .messages import OTHER_WIDTH, WIDTH
-from .rules import RULE_KINDS
+from .registry import RULE_KINDS
 from .table import (AnswerEntry, LimitEntry, MessageEntry, RuleEntry, SkipEntry, Table,
                     TypeEntry, ValueEntry)
-from .values import BASE_KINDS
+from .values import BASE_KINDS, REFINED_KINDS
 
 if TYPE_CHECKING:
     from .loader import Sourced
 
 #: Skip triggers the compiler knows, and whether each takes a keyword.
 SKIP_TRIGGERS = {"not-object": False, "keyword": True, "malformed-type": False,
-                 "unknown-type": False}
+                 "unknown-type": False, "unresolved-ref": False, "mixed-union": False}
 LIMITS = ("mismatches", "depth", "message-length")
 #: The answers a table must word, and the placeholders each may use.
 ANSWERS = {
@@ -34,7 +34,7 @@ ANSWERS = {
     "declined": ("tool",), "failed": ("tool",),
 }
 #: What the message renderer makes from the facts of the engine's rule kinds.
-MESSAGE_TEXTS = ("argument", "sent", "sent_kind", "expected", "allowed", "closest")
+MESSAGE_TEXTS = ("argument", "sent", "sent_kind", "sent_json", "expected", "allowed", "closest")
 
 
 def _quoted(items) -> str:
@@ -88,10 +88,10 @@ def _check_skips(items: list[Sourced]) -> None:
 
 
 def _check_values(items: list[Sourced]) -> set[str]:
+    kinds = (*BASE_KINDS, *REFINED_KINDS)
     for item in items:
-        if item.item.kind not in BASE_KINDS:
-            raise item.position.error(
-                f'there is no kind of value "{item.item.kind}"; kinds are {_quoted(BASE_KINDS)}')
+        if item.item.kind not in kinds:
+            raise item.position.error(f'there is no kind of value "{item.item.kind}"; kinds are {_quoted(kinds)}')
     return {item.item.kind for item in items}
 
 

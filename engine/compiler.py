@@ -1,37 +1,66 @@
 """Compiling: a schema becomes a tree of rule objects, read once.
 
 All schema reading happens here; checking only walks what this builds. Whatever cannot be
-judged becomes a node with no rules, so compiling never raises on a JSON value.
+judged becomes a node with no rules, so compiling never raises on a JSON value. Local
+`$ref`s (where a table resolves them) are compiled once per target and depth, so a cycle is
+unrolled only down to the depth limit.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
+from urllib.parse import unquote
 
 from attrs import field, frozen
 
-from .rules import RULE_KINDS
+from .casts import apply_type_cast
+from .registry import RULE_KINDS
 from .table import Table
-from .values import BASE_KINDS
+from .values import BASE_KINDS, base_kind
+
+#: Keywords that make a union branch more than a plain typed node.
+UNION_BREAKERS = ("anyOf", "oneOf", "allOf", "not", "if")
+#: Keywords beside a `$ref` that would be judged too; a `$ref` with any of them is not
+#: resolved, since drafts disagree on whether they apply.
+JUDGING_KEYWORDS = frozenset({"type", "enum", "const", "required", "properties", "additionalProperties",
+                              "patternProperties", "items", "prefixItems", "anyOf", "oneOf", "allOf",
+                              "not", "if", "nullable"})
 
 
 @frozen
 class Node:
     """A compiled schema node: its rules in table order, each with whether a mismatch it
-    reports ends the node. `skipped` says why a node is not judged (coverage reports it)."""
+    reports ends the node; its declared types and what they admit (for casts); and, for a
+    node that is not judged, why (coverage reports it)."""
 
     entries: tuple[tuple[Any, bool], ...] = field(converter=tuple, default=())
     skipped: str | None = None
+    types: tuple[str, ...] | None = None
+    admitted: frozenset[str] = frozenset()
 
     @property
     def fits_all(self) -> bool:
         return not self.entries
+
+    @property
+    def inert(self) -> bool:
+        """Nothing to check and nothing to cast."""
+        return not self.entries and not self.types
 
     def fits(self, value: object) -> bool:
         for rule, _ in self.entries:
             if not rule.fits(value):
                 return False
         return True
+
+    def cast(self, value: object, caster) -> object:
+        """The value with the exact casts this node and those below it allow."""
+        if self.types:
+            value = apply_type_cast(self.types, value, self.admitted, caster)
+        for rule, _ in self.entries:
+            if hasattr(rule, "cast"):
+                value = rule.cast(value, caster)
+        return value
 
 
 def declared_types(node: dict) -> tuple[str, ...] | None:
@@ -46,22 +75,128 @@ def declared_types(node: dict) -> tuple[str, ...] | None:
     return ()
 
 
-def skip_reason(node: object, table: Table, depth: int) -> str | None:
+@frozen
+class Resource:
+    """The schema that `#` means where a node sits (the document, or a subschema with an
+    `$id` of its own), and where it sits in the document."""
+
+    schema: object
+    pointer: str
+
+
+def resolve_pointer(reference: str, resource: Resource) -> tuple[object, str] | None:
+    """The node a local JSON pointer (`#`, `#/$defs/x`) leads to, with its document pointer."""
+    if reference == "#":
+        return resource.schema, resource.pointer
+    if not reference.startswith("#/"):
+        return None
+    node = resource.schema
+    for raw in reference[2:].split("/"):
+        step = unquote(raw).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+            node = node[int(step)]
+        else:
+            return None
+    return node, resource.pointer + reference[1:]
+
+
+def follow_refs(node: object, resource: Resource, pointer: str) -> tuple[object, str] | None:
+    """The first node along a chain of `$ref`s that is not a `$ref`; None when a reference
+    is not local, leads nowhere, cycles, or sits beside keywords that would judge too."""
+    seen: set[str] = set()
+    while isinstance(node, dict) and "$ref" in node:
+        reference = node["$ref"]
+        if type(reference) is not str or reference in seen or JUDGING_KEYWORDS.intersection(node):
+            return None
+        seen.add(reference)
+        found = resolve_pointer(reference, resource)
+        if found is None:
+            return None
+        node, pointer = found
+    return node, pointer
+
+
+def _unknown_type(node: dict, table: Table, resource: Resource) -> bool:
+    return any(name not in table.type_by_name for name in declared_types(node) or ())
+
+
+def _plain_branch(branch: object, table: Table, resource: Resource) -> bool:
+    found = follow_refs(branch, resource, "")
+    if found is None or not isinstance(found[0], dict):
+        return False
+    target = found[0]
+    types = declared_types(target)
+    return bool(types) and all(name in table.type_by_name for name in types) \
+        and not any(keyword in target for keyword in (*UNION_BREAKERS, *table.skip_keywords))
+
+
+def _mixed_union(node: dict, table: Table, resource: Resource) -> bool:
+    unions = [node[k] for k in ("anyOf", "oneOf") if k in node]
+    return any(type(u) is not list or not u or not all(_plain_branch(b, table, resource) for b in u)
+               for u in unions)
+
+
+TRIGGERS: dict[str, Callable[[dict, Table, Resource], bool]] = {
+    "malformed-type": lambda node, table, resource: declared_types(node) == (),
+    "unknown-type": _unknown_type,
+    "unresolved-ref": lambda node, table, resource: "$ref" in node and follow_refs(node, resource, "") is None,
+    "mixed-union": _mixed_union,
+}
+
+
+def skip_reason(node: object, table: Table, depth: int, resource: Resource | None = None) -> str | None:
     """Why a schema node is not judged (the first trigger of the table that applies)."""
     if not isinstance(node, dict):
         return "not-object"
     if depth > table.limit["depth"]:
         return "depth"
+    resource = resource or Resource(node, "#")
     for entry in table.skips:
-        if entry.trigger == "keyword" and entry.argument in node:
-            return entry.argument
-        if entry.trigger == "malformed-type" and declared_types(node) == ():
-            return "malformed-type"
-        if entry.trigger == "unknown-type":
-            types = declared_types(node) or ()
-            if any(name not in table.type_by_name for name in types):
-                return "unknown-type"
+        if entry.trigger == "keyword":
+            if entry.argument in node:
+                return entry.argument
+        elif entry.trigger in TRIGGERS and TRIGGERS[entry.trigger](node, table, resource):
+            return entry.trigger
     return None
+
+
+class Compilation:
+    """One schema being compiled: its table, the `$ref` targets compiled so far, and (for
+    coverage) every node visited with why it was skipped, if it was."""
+
+    def __init__(self, table: Table, visits: list | None = None, for_casts: bool = False):
+        self.table, self.visits, self.for_casts = table, visits, for_casts
+        self.targets: dict[tuple, Node] = {}
+
+    def node(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
+        if isinstance(schema, dict) and isinstance(schema.get("$id"), str) and \
+                not schema["$id"].startswith("#") and pointer != resource.pointer:
+            resource = Resource(schema, pointer)
+        reason = skip_reason(schema, self.table, depth, resource)
+        if self.visits is not None:
+            self.visits.append((pointer, reason))
+        if reason is not None:
+            return Node(skipped=reason)
+        context = NodeContext(schema, self, depth, pointer, resource)  # type: ignore[arg-type]
+        entries = []
+        for entry in self.table.rules:
+            rule = RULE_KINDS[entry.kind].from_node(schema, context)
+            if rule is not None:
+                entries.append((rule, entry.stops))
+        return Node(entries, None, context.types or None, context.admitted_kinds or frozenset())
+
+    def target(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
+        key = (id(resource.schema), pointer, depth)
+        if key not in self.targets:
+            self.targets[key] = Node(skipped="depth")  # a cycle at one depth judges nothing
+            self.targets[key] = self.node(schema, depth, pointer, resource)
+        return self.targets[key]
+
+
+def _step(key: object) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 class NodeContext:
@@ -69,19 +204,44 @@ class NodeContext:
 
     all_kinds = frozenset(BASE_KINDS)
 
-    def __init__(self, node: dict, table: Table, depth: int):
-        self.node, self.table, self.depth = node, table, depth
+    def __init__(self, node: dict, compilation: Compilation, depth: int, pointer: str, resource: Resource):
+        self.node, self.compilation, self.depth = node, compilation, depth
+        self.pointer, self.resource = pointer, resource
+        self.table = table = compilation.table
         self.types = declared_types(node)
         known = [table.type_by_name.get(name) for name in self.types or ()]
         self.admitted_kinds = None if not self.types or None in known else frozenset(
-            kind for entry in known for kind in entry.admits  # type: ignore[union-attr]
-        )
-        natives = None if not self.types else {e.native for e in known if e is not None}
+            kind for entry in known for kind in entry.admits)  # type: ignore[union-attr]
+        natives = None if not self.types else {base_kind(e.native) for e in known if e is not None}
         self.judges_objects = natives is None or "object" in natives
         self.judges_lists = natives is None or "list" in natives
 
-    def child(self, schema: object) -> Node:
-        return compile_node(schema, self.table, self.depth + 1)
+    def trivial(self, node: Node) -> bool:
+        """Whether a compiled child can be left out: when checking, if it judges nothing;
+        when casting, if it also declares no type to cast to."""
+        return node.inert if self.compilation.for_casts else node.fits_all
+
+    def child(self, schema: object, *keys: object) -> Node:
+        """The compiled node of a subschema one level down (`keys` lead to it)."""
+        pointer = self.pointer + "".join("/" + _step(key) for key in keys)
+        return self.compilation.node(schema, self.depth + 1, pointer, self.resource)
+
+    def referenced(self) -> Node | None:
+        """The compiled target of this node's `$ref`, at this node's depth."""
+        found = follow_refs(self.node, self.resource, self.pointer)
+        if found is None:
+            return None
+        return self.compilation.target(found[0], self.depth, found[1], self.resource)
+
+    def types_of(self, schema: object) -> tuple[str, ...]:
+        """The declared types of a (plain, possibly referenced) union branch."""
+        found = follow_refs(schema, self.resource, "")
+        types = declared_types(found[0]) if found and isinstance(found[0], dict) else None
+        return tuple(name for name in types or () if name in self.table.type_by_name)
+
+    def natives_of(self, schema: object) -> frozenset[str]:
+        """The base kinds a union branch's declared types are made for."""
+        return frozenset(base_kind(self.table.type_by_name[name].native) for name in self.types_of(schema))
 
     def property_null_facts(self, name: str) -> tuple[bool, tuple[str, ...]]:
         """Whether the property schema refuses null for a required argument, and its types.
@@ -91,22 +251,21 @@ class NodeContext:
         """
         properties = self.node.get("properties")
         schema = properties.get(name) if isinstance(properties, dict) else None
-        if not isinstance(schema, dict) or skip_reason(schema, self.table, self.depth + 1):
-            return False, ()
+        for _ in range(2):  # the property schema, then what its `$ref` leads to
+            if not isinstance(schema, dict) or skip_reason(schema, self.table, self.depth + 1, self.resource):
+                return False, ()
+            if "$ref" not in schema:
+                break
+            found = follow_refs(schema, self.resource, "")
+            schema = found[0] if found else None
         types = declared_types(schema) or ()
         natives = [e.native for t in types if (e := self.table.type_by_name.get(t))]
         refuses = bool(types) and "null" not in natives and schema.get("nullable") is not True
         return refuses, types
 
 
-def compile_node(schema: object, table: Table, depth: int = 0) -> Node:
-    reason = skip_reason(schema, table, depth)
-    if reason is not None:
-        return Node(skipped=reason)
-    context = NodeContext(schema, table, depth)  # type: ignore[arg-type]
-    entries = []
-    for entry in table.rules:
-        rule = RULE_KINDS[entry.kind].from_node(schema, context)
-        if rule is not None:
-            entries.append((rule, entry.stops))
-    return Node(entries)
+def compile_node(schema: object, table: Table, visits: list | None = None, for_casts: bool = False) -> Node:
+    """The compiled root node of a schema under a table; `visits`, when given, receives
+    each schema node visited (its pointer) with why it was skipped, or None. A tree
+    compiled `for_casts` keeps the typed nodes that judge nothing, since they still cast."""
+    return Compilation(table, visits, for_casts).node(schema, 0, "#", Resource(schema, "#"))

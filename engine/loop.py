@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Protocol
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
-from .messages import answer_text
+from .casts import Cast
+from .messages import answer_text, path_text
 from .steps import RunStep, refused_steps, step_id
 from .table import Table
 from .turn import Call, Toolset, check_turn
@@ -54,28 +55,28 @@ class Loop:
     """Turns of one run, gated against the tools offered, with the host's hooks."""
 
     def __init__(self, tools: Iterable[Tool], hooks: Hooks, table: Table | str | None = None,
-                 privacy: str = "full"):
+                 privacy: str = "full", casts: bool = False):
         self.tools = {tool.name: tool for tool in tools}
-        self.toolset = Toolset({name: tool.schema for name, tool in self.tools.items()}, table)
-        self.hooks, self.privacy = hooks, privacy
+        self.toolset = Toolset({name: tool.schema for name, tool in self.tools.items()}, table, casts=casts)
+        self.hooks, self.privacy, self.casts = hooks, privacy, casts
         self.turns = 0
         self.steps: list[RunStep] = []
 
     def run_turn(self, calls: Iterable[Call | Mapping]) -> TurnOutcome:
         self.turns += 1
-        verdict = check_turn(calls, self.toolset)
+        verdict = check_turn(calls, self.toolset, casts=self.casts)
         if not verdict.ok:
             outcome = TurnOutcome(False, [(a.call_id, a.text) for a in verdict.answers],
                                   refused_steps(verdict, self.turns, self.privacy))
         else:
-            outcome = self._run(verdict.calls)
+            outcome = self._run(verdict.calls, verdict.casts)
         self.steps.extend(outcome.steps)
         return outcome
 
     def _needing(self, calls: tuple[Call, ...], flag: str) -> tuple[Call, ...]:
         return tuple(call for call in calls if getattr(self.tools[call.tool], flag))
 
-    def _run(self, calls: tuple[Call, ...]) -> TurnOutcome:
+    def _run(self, calls: tuple[Call, ...], casts: tuple[Cast, ...]) -> TurnOutcome:
         to_approve = self._needing(calls, "approval")
         if to_approve and not self.hooks.approve(to_approve):
             return self._declined(calls)
@@ -91,15 +92,19 @@ class Loop:
                 result, status = answer_text(self.toolset.table, "failed", tool=call.tool), "failed"
             self.hooks.remember(call, result)
             answers.append((call.id, result))
-            steps.append(self._step(index, call, status, text=None if status == "ok" else result))
+            step = self._step(index, call, status, text=None if status == "ok" else result)
+            if casts and casts[index - 1].changed:
+                changed = casts[index - 1].changed
+                step = evolve(step, casts=[path_text(p) for p in changed], cast_count=len(changed))
+            steps.append(step.at_privacy(self.privacy))
         return TurnOutcome(True, answers, steps)
 
     def _declined(self, calls: tuple[Call, ...]) -> TurnOutcome:
         texts = [answer_text(self.toolset.table, "declined", tool=call.tool) for call in calls]
-        steps = [self._step(i, call, "declined", text=text) for i, (call, text) in enumerate(zip(calls, texts), 1)]
+        steps = [self._step(i, call, "declined", text=text).at_privacy(self.privacy)
+                 for i, (call, text) in enumerate(zip(calls, texts), 1)]
         return TurnOutcome(False, [(call.id, text) for call, text in zip(calls, texts)], steps)
 
     def _step(self, index: int, call: Call, status: str, text: object) -> RunStep:
-        step = RunStep(self.turns, index, call.tool, status, call_id=step_id(call.id),
+        return RunStep(self.turns, index, call.tool, status, call_id=step_id(call.id),
                        text=text if isinstance(text, str) else None)
-        return step.at_privacy(self.privacy)

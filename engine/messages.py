@@ -22,6 +22,7 @@ WIDTH = {
     "argument": 50,
     "sent": 40,
     "sent_kind": 16,
+    "sent_json": 16,
     "expected": 56,
     "allowed": 70,
     "closest": 40,
@@ -137,16 +138,24 @@ def name_path(path: tuple, width: int = WIDTH["argument"]) -> str:
     """The argument a path leads to, as a message names it: "elements[2].uid"."""
     if not path:
         return "the arguments"
+    return quote_text(path_text(path), width, keep_end=True)
+
+
+def path_text(path: tuple) -> str:
+    """A path as text, unquoted: `elements[2].uid`, `fields['a.b']`; each name cut at 100
+    characters."""
     text = ""
     for step in path:
         if type(step) is int:
             text += f"[{step}]"
-        elif isinstance(step, str) and step and not _PLAIN_NAME_BREAKERS.intersection(step) \
-                and all(_escape_char(c) == c for c in step[:100]):
-            text += f".{step}" if text else step
+            continue
+        name = str(step)
+        name = name if len(name) <= 100 else name[:99] + ELLIPSIS
+        if name and not _PLAIN_NAME_BREAKERS.intersection(name) and all(_escape_char(c) == c for c in name):
+            text += f".{name}" if text else name
         else:
-            text += "['" + str(step)[:100].replace("\\", "\\\\").replace("'", "\\'") + "']"
-    return quote_text(text, width, keep_end=True)
+            text += "['" + name.replace("\\", "\\\\").replace("'", "\\'") + "']"
+    return text
 
 
 def join_phrases(phrases: list[str], width: int) -> str:
@@ -168,6 +177,8 @@ def derived_facts(table: Table, facts: dict, path: tuple) -> dict[str, str]:
             texts["sent_kind"] = _cut(table.value_phrase.get(kind or "", "a value"), WIDTH["sent_kind"])
             if kind not in ("list", "object"):
                 texts["sent"] = quote_scalar(value, WIDTH["sent"])
+        elif name == "json":
+            texts["sent_json"] = _cut(table.value_phrase.get(value, "JSON"), WIDTH["sent_json"])
         elif name == "types":
             if value:
                 phrases = [table.type_by_name[t].phrase if t in table.type_by_name else t for t in value]

@@ -13,7 +13,7 @@ HEADINGS = {"calls": "calls", "ran": "ran", "failed": "failed", "failure_rate": 
             "declined": "declined"}
 
 
-def _table(rows: list[list[str]]) -> list[str]:
+def aligned_rows(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
 
@@ -24,7 +24,7 @@ def timeline(steps: Iterable[RunStep]) -> list[str]:
     for step in sorted(steps, key=lambda s: (s.turn, s.index)):
         rows.append([str(step.turn), str(step.index), step.tool, step.status,
                      step.tool_refusal or "-", ", ".join(step.codes) or "-"])
-    return _table(rows)
+    return aligned_rows(rows)
 
 
 def _counts(steps: list[RunStep]) -> dict[str, object]:
@@ -67,7 +67,7 @@ def stats_table(stats: dict) -> list[str]:
     rows = [[key, *(HEADINGS.get(c, c) for c in columns)]]
     for row in [*stats["rows"], {key: "all", **stats["total"]}]:
         rows.append([str(row[key]), *(_cell(c, row[c]) for c in columns)])
-    return _table(rows)
+    return aligned_rows(rows)
 
 
 def _cell(column: str, value: object) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from attrs import frozen
 
+from .casts import Cast, Caster
 from .compiler import Node, compile_node
 from .interpreter import check
 from .loader import load_table
@@ -24,10 +25,21 @@ class CompiledSchema:
 
     root: Node
     table: Table
+    cast_root: Node | None = None  # the tree casts walk, when compiled with casts
 
     def check(self, arguments: object) -> Verdict:
         """The verdict on one call's arguments (decoded JSON)."""
         return check(self.root, self.table, arguments)
+
+    def cast(self, arguments: object) -> Cast:
+        """A passing call's arguments with each exact cast applied (see `engine.casts`): a
+        new object where anything changed, the same object where nothing did; the caller's
+        object is never changed."""
+        if self.cast_root is None:
+            raise ValueError("this schema was compiled without casts; compile it with casts=True")
+        caster = Caster()
+        cast = self.cast_root.cast(arguments, caster)
+        return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))
 
     def refusal(self, tool: str, verdict: Verdict) -> str:
         """The text a refused call of `tool` is answered with."""
@@ -40,11 +52,13 @@ def resolve_table(table: Table | str | Path | None) -> Table:
     return load_table() if table is None else load_table(table)
 
 
-def compile_schema(schema: object, table: Table | str | Path | None = None) -> CompiledSchema:
+def compile_schema(schema: object, table: Table | str | Path | None = None, casts: bool = False) -> CompiledSchema:
     """Compile any JSON value as a schema under a table (default `adr246`); never raises on
-    the schema: what cannot be judged is skipped."""
+    the schema: what cannot be judged is skipped. With `casts`, also the tree `cast` walks
+    (it keeps typed nodes that judge nothing, so checking does not pay for it)."""
     table = resolve_table(table)
-    return CompiledSchema(compile_node(schema, table), table)
+    cast_root = compile_node(schema, table, for_casts=True) if casts else None
+    return CompiledSchema(compile_node(schema, table), table, cast_root)
 
 
 class SchemaCache:
@@ -55,18 +69,19 @@ class SchemaCache:
         self._entries: OrderedDict[tuple, CompiledSchema] = OrderedDict()
         self._lock = threading.Lock()
 
-    def compile(self, schema: object, table: Table | str | Path | None = None) -> CompiledSchema:
+    def compile(self, schema: object, table: Table | str | Path | None = None,
+                casts: bool = False) -> CompiledSchema:
         table = resolve_table(table)
         try:
-            key = (id(table), json.dumps(schema, separators=(",", ":"), allow_nan=True))
+            key = (id(table), casts, json.dumps(schema, separators=(",", ":"), allow_nan=True))
         except (TypeError, ValueError, RecursionError):
-            return compile_schema(schema, table)
+            return compile_schema(schema, table, casts)
         with self._lock:
             compiled = self._entries.get(key)
             if compiled is not None and compiled.table is table:
                 self._entries.move_to_end(key)
                 return compiled
-        compiled = compile_schema(schema, table)
+        compiled = compile_schema(schema, table, casts)
         with self._lock:
             self._entries[key] = compiled
             self._entries.move_to_end(key)

@@ -44,12 +44,15 @@ class RunStep:
     call_id: str | int | None = None
     text: str | None = None
     privacy: str = field(default="full", validator=_one_of(PRIVACY_LEVELS))
+    casts: tuple[str, ...] = field(converter=tuple, default=())  # arguments a cast changed
+    cast_count: int = 0
 
     def at_privacy(self, privacy: str) -> RunStep:
-        """This step as kept at `privacy`: metadata-only drops the call id and the text."""
+        """This step as kept at `privacy`: metadata-only drops the call id, the text and the
+        paths of casts (argument names are the model's text), keeping their count."""
         if privacy == "full":
             return self
-        return evolve(self, call_id=None, text=None, privacy=privacy)
+        return evolve(self, call_id=None, text=None, casts=(), privacy=privacy)
 
 
 def refused_steps(verdict: TurnVerdict, turn: int, privacy: str = "full") -> tuple[RunStep, ...]:

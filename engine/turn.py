@@ -13,6 +13,7 @@ from typing import Iterable, Mapping
 
 from attrs import field, frozen
 
+from .casts import Cast
 from .messages import answer_text, refusal_text
 from .schema import CompiledSchema, SchemaCache, resolve_table
 from .suggest import closest_name
@@ -46,12 +47,14 @@ class CallAnswer:
 
 @frozen
 class TurnVerdict:
-    """`ok`: the turn may run, and `calls` are its calls with their arguments decoded. Else
+    """`ok`: the turn may run, and `calls` are its calls with their arguments decoded (and
+    cast, when casts were asked for: `casts` then says, per call, what changed). Else
     nothing runs, and `answers` holds one answer per call id, in the order of the turn."""
 
     ok: bool
     calls: tuple[Call, ...] = field(converter=tuple)
     answers: tuple[CallAnswer, ...] = field(converter=tuple, default=())
+    casts: tuple[Cast, ...] = field(converter=tuple, default=())
 
 
 class Toolset:
@@ -59,11 +62,11 @@ class Toolset:
     no schema, or a schema that is not an object, judges nothing."""
 
     def __init__(self, tools: Mapping[str, object], table: Table | str | None = None,
-                 cache: SchemaCache | None = None):
-        self.table = resolve_table(table)
+                 cache: SchemaCache | None = None, casts: bool = False):
+        self.table, self.casts = resolve_table(table), casts
         cache = cache or SHARED_CACHE
         self.compiled: dict[str, CompiledSchema] = {
-            name: cache.compile(schema, self.table) for name, schema in tools.items()}
+            name: cache.compile(schema, self.table, casts) for name, schema in tools.items()}
         self.names = tuple(self.compiled)
 
 
@@ -81,17 +84,28 @@ def as_call(item: Call | Mapping) -> Call:
 
 
 def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, object],
-               table: Table | str | None = None) -> TurnVerdict:
+               table: Table | str | None = None, casts: bool = False) -> TurnVerdict:
     """The decision on a whole turn. `tools` maps a tool name to its schema (compiled
-    schemas are cached by content), or is a `Toolset` compiled once for many turns."""
-    toolset = tools if isinstance(tools, Toolset) else Toolset(tools, table)
+    schemas are cached by content), or is a `Toolset` compiled once for many turns. With
+    `casts`, an accepted turn's calls carry their arguments with the exact casts applied
+    (off by default: ADR 246 rejected changing what tools receive)."""
+    toolset = tools if isinstance(tools, Toolset) else Toolset(tools, table, casts=casts)
+    if casts and not toolset.casts:
+        raise ValueError("casts were asked for, but the Toolset was built without them (casts=True)")
     turn = tuple(as_call(item) for item in calls)
     outcomes = [_check_call(call, toolset) for call in turn]
     repeated = _repeated_ids(turn)
     if not repeated and all(outcome is None or type(outcome) is Call for outcome in outcomes):
         decoded = tuple(call if outcome is None else outcome for call, outcome in zip(turn, outcomes))
-        return TurnVerdict(True, decoded)
+        return _cast_turn(decoded, toolset) if casts else TurnVerdict(True, decoded)
     return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset.table))
+
+
+def _cast_turn(calls: tuple[Call, ...], toolset: Toolset) -> TurnVerdict:
+    cast = [toolset.compiled[call.tool].cast(call.arguments) for call in calls]
+    cast_calls = [call if c.arguments is call.arguments else Call(call.id, call.tool, c.arguments)
+                  for call, c in zip(calls, cast)]
+    return TurnVerdict(True, cast_calls, (), cast)
 
 
 def _check_call(call: Call, toolset: Toolset) -> Call | Verdict | CallAnswer | None:

@@ -6,7 +6,9 @@ kind, and every rule lets it pass.
 
 from __future__ import annotations
 
+import json
 import math
+import re
 
 #: The kinds of value of semantics.md, each with the Python types JSON decodes it to.
 #: A tuple counts as a list. Order matters: bool before the number types it subclasses.
@@ -85,6 +87,14 @@ def _number_text(number: int | float) -> str | tuple:
         return ("integer", int(number))
 
 
+def json_equal(a: object, b: object) -> bool:
+    """Equal as JSON values: 1 equals 1.0, true does not equal 1, "2" does not equal 2."""
+    try:
+        return _canonical(a, CANONICAL_DEPTH) == _canonical(b, CANONICAL_DEPTH)
+    except Unjudged:
+        return False
+
+
 def _canonical(value: object, depth: int) -> object:
     if depth <= 0:
         raise Unjudged
@@ -101,3 +111,56 @@ def _canonical(value: object, depth: int) -> object:
     if kind == "number":
         return ("number", _number_text(value))  # type: ignore[arg-type]
     return (kind, _scalar_text(value, kind))
+
+
+_NUMBER_TEXT = re.compile(r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*")
+#: Text longer than this is not decoded to see whether it holds JSON: bounded work.
+LONGEST_JSON_TEXT = 1_000_000
+
+
+def text_number(text: str) -> int | float | None:
+    """The number a text holds ("5", " 2.5 ", "1e3"), or None; whole numbers as int."""
+    if len(text) > 400 or not _NUMBER_TEXT.fullmatch(text):
+        return None
+    number = float(text)
+    if not math.isfinite(number):
+        return None
+    stripped = text.strip().lstrip("+")
+    if stripped.lstrip("-").isdigit():
+        return int(stripped)
+    return int(number) if number.is_integer() else number
+
+
+def text_json(text: str) -> object:
+    """The list or object a text holds as JSON, or None."""
+    if len(text) > LONGEST_JSON_TEXT or text.lstrip()[:1] not in ("{", "["):
+        return None
+    try:
+        decoded = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return decoded if isinstance(decoded, (dict, list)) else None
+
+
+def _is_whole_number(value) -> bool:
+    return isinstance(value, int) or (math.isfinite(value) and value.is_integer())
+
+
+def _is_whole_text(value: str) -> bool:
+    return isinstance(text_number(value), int)
+
+
+#: Kinds that narrow a base kind: a value of the base kind is of the narrower kind when it
+#: passes the test. Tables name them like base kinds (the `strict` and `extended` tables).
+REFINED_KINDS: dict[str, tuple[str, object]] = {
+    "whole-number": ("number", _is_whole_number),
+    "numeric-text": ("text", lambda value: text_number(value) is not None),
+    "whole-text": ("text", _is_whole_text),
+    "boolean-text": ("text", lambda value: value.strip().casefold() in ("true", "false")),
+    "object-json-text": ("text", lambda value: isinstance(text_json(value), dict)),
+    "list-json-text": ("text", lambda value: isinstance(text_json(value), list)),
+}
+
+
+def base_kind(kind: str) -> str:
+    return REFINED_KINDS[kind][0] if kind in REFINED_KINDS else kind

@@ -99,7 +99,7 @@ BROKEN = {
     "unknown rule kind": "table t extends adr246\nrule size uses min-length\n",
     "unknown kind of value": 'table t extends adr246\nvalue date "a date"\n',
     "type names an undeclared kind": 'table t extends adr246\ntype date "a date" is date\n',
-    "message for an unknown code": 'table t extends adr246\nmessage too-long "{argument} is too long."\n',
+    "message for an unknown code": 'table t extends adr246\nmessage no-such-code "{argument} is too long."\n',
     "unknown placeholder": 'table t extends adr246\nmessage kind "{argument} is {colour}."\n',
     "unknown guard": 'table t extends adr246\nmessage kind with colour "{argument} is wrong."\n',
     "message without full stop": 'table t extends adr246\nmessage kind "{argument} is wrong"\n',

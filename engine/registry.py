@@ -1,0 +1,35 @@
+"""The rule kinds a table's `rule NAME uses KIND` can name: the draft, as a literal table.
+
+Hosts add theirs with `register_rule_kind` before loading a table that uses them.
+"""
+
+from __future__ import annotations
+
+from .rules import EnumRule, KindRule, RequiredRule
+from .structure import ElementsRule, MembersAndExtraRule, MembersRule, RefRule, UnionRule
+
+RULE_KINDS: dict[str, type] = {
+    "kind": KindRule,
+    "enum": EnumRule,
+    "required": RequiredRule,
+    "members": MembersRule,
+    "members-and-extra": MembersAndExtraRule,
+    "elements": ElementsRule,
+    "ref": RefRule,
+    "union": UnionRule,
+}
+
+
+def register_rule_kind(name: str, kind: type) -> type:
+    """Make a rule kind usable by tables loaded from now on, under `name`.
+
+    A rule kind is a class with `codes` (the mismatch codes it reports), `facts` (the
+    facts beyond the engine's own that its messages may use), a classmethod
+    `from_node(node, context)` returning an instance or None, `fits(value)` and
+    `findings(value, walk)` yielding `Finding`s; `cast(value, caster)` is optional.
+    """
+    for attribute in ("codes", "facts", "from_node", "fits", "findings"):
+        if not hasattr(kind, attribute):
+            raise TypeError(f"a rule kind needs {attribute!r}; {kind.__name__} has none")
+    RULE_KINDS[name] = kind
+    return kind

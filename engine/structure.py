@@ -1,0 +1,242 @@
+"""The rule kinds that look below or beside a node: object members, list elements, `$ref`
+targets and unions. Each hands what it looks into to the walk, which keeps the path."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator
+
+from attrs import field, frozen
+
+from .casts import apply_type_cast
+from .rules import Finding, KindRule
+from .suggest import closest_name
+from .values import LIST_TYPES, kind_of
+
+if TYPE_CHECKING:
+    from .compiler import Node, NodeContext
+    from .interpreter import Walk
+
+
+@frozen
+class MembersRule:
+    """Each argument, in the order sent: refused when `additionalProperties` is false and
+    `properties` does not name it, else checked against its property schema."""
+
+    codes: ClassVar = ("additional",)
+    facts: ClassVar = ()
+    by_name: dict = field(eq=False)  # each declared name -> its node, None if it judges nothing
+    names: tuple[str, ...]
+    closed: bool
+    extra: Node | None = None  # the schema of arguments `properties` does not name
+
+    @classmethod
+    def from_node(cls, node: dict, context: NodeContext, extra: Node | None = None):
+        properties = node.get("properties", {})
+        if not context.judges_objects or not isinstance(properties, dict):
+            return None
+        names = tuple(name for name in properties if type(name) is str)
+        closed = node.get("additionalProperties") is False and "patternProperties" not in node
+        by_name = {name: context.child(properties[name], "properties", name) for name in names}
+        by_name = {name: None if context.trivial(child) else child for name, child in by_name.items()}
+        if not any(by_name.values()) and not closed and extra is None:
+            return None
+        return cls(by_name, names, closed, extra)
+
+    def _schema_of(self, key: object) -> Node | None | bool:
+        """The node an argument is checked against; None for none; False when refused."""
+        node = self.by_name.get(key, False)
+        if node is not False:
+            return node
+        return False if self.closed else self.extra
+
+    def fits(self, value: object) -> bool:
+        if not isinstance(value, dict):
+            return True
+        for key, item in value.items():
+            node = self._schema_of(key)
+            if node is False or (node is not None and not node.fits(item)):
+                return False
+        return True
+
+    def findings(self, value: dict, walk: Walk) -> Iterator[Finding]:
+        for key, item in value.items():
+            node = self._schema_of(key)
+            if node is False:
+                facts = {"allowed": self.names, "closest": closest_name(key, self.names)}
+                yield Finding("additional", facts, key)
+            elif node is not None:
+                walk.descend(key, node, item)
+
+    def cast(self, value: object, caster) -> object:
+        if not isinstance(value, dict):
+            return value
+        result = value
+        for key, item in value.items():
+            node = self._schema_of(key)
+            if node:
+                cast = caster.below(key, node, item)
+                if cast is not item:
+                    result = dict(value) if result is value else result
+                    result[key] = cast
+        return result
+
+
+@frozen
+class MembersAndExtraRule(MembersRule):
+    """As `MembersRule`, and an `additionalProperties` schema checks the arguments it
+    covers (not where `patternProperties` also claims some)."""
+
+    @classmethod
+    def from_node(cls, node: dict, context: NodeContext, extra: Node | None = None):
+        schema = node.get("additionalProperties")
+        if isinstance(schema, dict) and "patternProperties" not in node and context.judges_objects:
+            extra = context.child(schema, "additionalProperties")
+            extra = None if context.trivial(extra) else extra
+        return super().from_node(node, context, extra)
+
+
+@frozen
+class ElementsRule:
+    """Each list element against `prefixItems` or a list `items` by position, the rest
+    against `items`. A list sent where only an object is declared is not looked into."""
+
+    codes: ClassVar = ()
+    facts: ClassVar = ()
+    by_position: tuple[Node, ...]
+    rest: Node | None
+
+    @classmethod
+    def from_node(cls, node: dict, context: NodeContext) -> ElementsRule | None:
+        if not context.judges_lists:
+            return None
+        items, prefix, prefix_key = node.get("items"), node.get("prefixItems"), "prefixItems"
+        if isinstance(items, list):
+            items, prefix, prefix_key = None, items, "items"
+        by_position = tuple(context.child(s, prefix_key, i) for i, s in enumerate(prefix)) \
+            if isinstance(prefix, list) else ()
+        rest = context.child(items, "items") if items is not None else None
+        if rest is not None and context.trivial(rest):
+            rest = None
+        while by_position and context.trivial(by_position[-1]) and rest is None:
+            by_position = by_position[:-1]
+        if not by_position and rest is None:
+            return None
+        return cls(by_position, rest)
+
+    def fits(self, value: object) -> bool:
+        if not isinstance(value, LIST_TYPES):
+            return True
+        for node, item in self._pairs(value):
+            if not node.fits(item):
+                return False
+        return True
+
+    def findings(self, value: Any, walk: Walk) -> Iterator[Finding]:
+        for index, (node, item) in enumerate(self._pairs(value)):
+            walk.descend(index, node, item)
+        yield from ()
+
+    def cast(self, value: object, caster) -> object:
+        if not isinstance(value, LIST_TYPES):
+            return value
+        cast = [caster.below(index, node, item) for index, (node, item) in enumerate(self._pairs(value))]
+        if all(new is old for new, old in zip(cast, value)):
+            return value
+        return [*cast, *list(value)[len(cast):]]
+
+    def _pairs(self, value: Any):
+        positions = self.by_position
+        for index, item in enumerate(value):
+            node = positions[index] if index < len(positions) else self.rest
+            if node is None:
+                return
+            yield node, item
+
+
+@frozen
+class RefRule:
+    """A local `$ref`: the value is judged by the node the reference leads to."""
+
+    codes: ClassVar = ()
+    facts: ClassVar = ()
+    target: Node
+
+    @classmethod
+    def from_node(cls, node: dict, context: NodeContext) -> RefRule | None:
+        target = context.referenced() if "$ref" in node else None
+        return None if target is None or context.trivial(target) else cls(target)
+
+    def fits(self, value: object) -> bool:
+        return self.target.fits(value)
+
+    def findings(self, value: object, walk: Walk) -> Iterator[Finding]:
+        walk.visit(self.target, value)
+        yield from ()
+
+    def cast(self, value: object, caster) -> object:
+        return self.target.cast(value, caster)
+
+
+@frozen
+class Union:
+    """One `anyOf` or `oneOf` of plain typed branches: each branch's node, and the base
+    kinds its types are made for (which branches a value can belong to at all)."""
+
+    branches: tuple[tuple[frozenset[str], Node], ...]
+    types: tuple[str, ...]
+    kind: KindRule | None
+
+    def branch_for(self, value: object) -> Node | None:
+        """The one branch a value can belong to, if only one can; a valid value is valid
+        under it, so judging it there refuses nothing valid."""
+        kind = kind_of(value)
+        found = [node for natives, node in self.branches if kind in natives]
+        return found[0] if len(found) == 1 else None
+
+    def fits(self, value: object) -> bool:
+        if self.kind is not None and not self.kind.fits(value):
+            return False
+        branch = self.branch_for(value)
+        return branch is None or branch.fits(value)
+
+
+@frozen
+class UnionRule:
+    """`anyOf`/`oneOf` whose branches are all plain typed nodes, judged as a union: the
+    value's kind must be admitted by a branch ("must be text or null"), and a value only
+    one branch can hold is judged by that branch."""
+
+    codes: ClassVar = ("kind",)
+    facts: ClassVar = ()
+    unions: tuple[Union, ...]
+
+    @classmethod
+    def from_node(cls, node: dict, context: NodeContext) -> UnionRule | None:
+        unions = []
+        for keyword in ("anyOf", "oneOf"):
+            if isinstance(node.get(keyword), list):
+                branches = tuple((context.natives_of(branch), context.child(branch, keyword, index))
+                                 for index, branch in enumerate(node[keyword]))
+                types = tuple(dict.fromkeys(t for branch in node[keyword] for t in context.types_of(branch)))
+                unions.append(Union(branches, types, KindRule.admitting(types, context)))
+        return cls(tuple(unions)) if unions else None
+
+    def fits(self, value: object) -> bool:
+        return all(union.fits(value) for union in self.unions)
+
+    def findings(self, value: object, walk: Walk) -> Iterator[Finding]:
+        for union in self.unions:
+            if union.kind is not None and not union.kind.fits(value):
+                yield from union.kind.findings(value, walk)
+            elif (branch := union.branch_for(value)) is not None:
+                walk.visit(branch, value)
+
+    def cast(self, value: object, caster) -> object:
+        for union in self.unions:
+            branch = union.branch_for(value)
+            if branch is not None:
+                value = branch.cast(value, caster)
+            elif kind_of(value) not in {kind for natives, _ in union.branches for kind in natives}:
+                admitted = union.kind.admitted if union.kind else frozenset()
+                value = apply_type_cast(union.types, value, admitted, caster)
+        return value

@@ -1,0 +1,28 @@
+"""A host's own rule kind: text no longer than the schema's `maxLength`."""
+
+from typing import ClassVar
+
+from attrs import frozen
+
+import engine
+
+
+@frozen
+class MaxLengthRule:
+    codes: ClassVar = ("too-long",)          # the mismatch codes it reports
+    facts: ClassVar = ("limit", "length")    # what its messages may use beyond the engine's own
+    limit: int
+
+    @classmethod
+    def from_node(cls, node, context):       # read once, when a schema is compiled
+        limit = node.get("maxLength")
+        return cls(limit) if type(limit) is int and limit >= 0 else None
+
+    def fits(self, value):                   # every call: fast, no allocation
+        return type(value) is not str or len(value) <= self.limit
+
+    def findings(self, value, walk):         # only for a value that does not fit
+        yield engine.Finding("too-long", {"limit": self.limit, "length": len(value)})
+
+
+engine.register_rule_kind("max-length", MaxLengthRule)

@@ -1,0 +1,115 @@
+"""Casts made explicit, opt-in: a passing call's arguments with each exact cast applied, the
+paths that changed, and those no exact cast fits; the caller's object never changes."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import engine
+from engine import Call, check_turn
+from engine.loop import Loop, Tool
+
+
+def cast(type_schema, value, table=None):
+    schema = {"type": "object", "properties": {"v": type_schema}}
+    result = engine.compile_schema(schema, table, casts=True).cast({"v": value})
+    return result.arguments["v"], result.changed, result.not_cast
+
+
+@pytest.mark.parametrize("schema, sent, wanted", [
+    ({"type": "integer"}, "5", 5), ({"type": "integer"}, 5.0, 5), ({"type": "integer"}, " 7 ", 7),
+    ({"type": "integer"}, "5.0", 5), ({"type": "boolean"}, "true", True), ({"type": "boolean"}, "False", False),
+    ({"type": "boolean"}, 1, True), ({"type": "boolean"}, 0, False), ({"type": "string"}, 42, "42"),
+    ({"type": "string"}, 2.5, "2.5"), ({"type": "number"}, "2.5", 2.5), ({"type": "number"}, "3", 3),
+    ({"type": "string", "enum": ["draft", "published"]}, "Draft", "draft"),
+    ({"type": "string", "enum": ["1", "2"]}, 2, "2"),
+    ({"enum": [True, "x"]}, "TRUE", True),
+    ({"type": ["integer", "null"]}, "5", 5),
+])
+def test_each_exact_cast_is_applied_and_its_path_listed(schema, sent, wanted):
+    value, changed, not_cast = cast(schema, sent)
+    assert value == wanted and type(value) is type(wanted)
+    assert changed == (("v",),) and not_cast == ()
+
+
+@pytest.mark.parametrize("schema, sent", [
+    ({"type": "integer"}, "abc"), ({"type": "integer"}, 5.5), ({"type": "boolean"}, 2), ({"type": "boolean"}, "yes"),
+    ({"type": "string"}, True), ({"type": "object"}, [1, 2]), ({"type": "array"}, "a,b"),
+    ({"type": "array"}, '["a"]'), ({"type": "object"}, '{"a": 1}'),
+])
+def test_a_value_no_exact_cast_fits_stays_as_sent_and_is_listed(schema, sent):
+    value, changed, not_cast = cast(schema, sent)
+    assert value == sent and changed == () and not_cast == (("v",),)
+
+
+@pytest.mark.parametrize("schema, sent", [
+    ({"type": "integer"}, 5), ({"type": "string"}, "x"), ({"type": "integer"}, None), ({}, "5"),
+    ({"type": "string", "enum": ["draft"]}, "draft"), ({"type": "dict"}, "5"), ({"$ref": "#/x"}, "5"),
+])
+def test_values_already_as_declared_or_unjudged_are_left_alone(schema, sent):
+    assert cast(schema, sent) == (sent, (), ())
+
+
+def test_json_text_is_cast_to_the_list_or_object_where_the_table_admits_it():
+    assert cast({"type": "array", "items": {"type": "integer"}}, '["1", 2]', "extended") == ([1, 2], (("v",), ("v", 0)), ())
+    assert cast({"type": "object"}, '{"a": 1}', "extended") == ({"a": 1}, (("v",),), ())
+
+
+def test_casts_reach_nested_arguments_refs_and_unions():
+    schema = {"$defs": {"N": {"type": "integer"}}, "type": "object", "properties": {
+        "items": {"type": "array", "items": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}}},
+        "maybe": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
+        "extra": {"type": "object", "additionalProperties": {"type": "number"}}}}
+    sent = {"items": [{"n": "1"}, {"n": 2}, {"n": "x"}], "maybe": "true", "extra": {"a": "1.5"}}
+    result = engine.compile_schema(schema, "extended", casts=True).cast(sent)
+    assert result.arguments == {"items": [{"n": 1}, {"n": 2}, {"n": "x"}], "maybe": True, "extra": {"a": 1.5}}
+    assert result.changed == (("items", 0, "n"), ("maybe",), ("extra", "a"))
+    assert result.not_cast == (("items", 2, "n"),)
+
+
+def test_the_callers_object_is_never_changed_and_unchanged_parts_are_shared():
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "object"}}}
+    sent = {"a": "5", "b": {"deep": ["x"]}}
+    before = copy.deepcopy(sent)
+    result = engine.compile_schema(schema, casts=True).cast(sent)
+    assert sent == before and result.arguments is not sent and result.arguments["a"] == 5
+    assert result.arguments["b"] is sent["b"]
+    unchanged = {"a": 5}
+    assert engine.compile_schema(schema, casts=True).cast(unchanged).arguments is unchanged
+
+
+def test_casting_a_schema_compiled_without_casts_is_an_error():
+    with pytest.raises(ValueError, match="compiled without casts"):
+        engine.compile_schema({"type": "integer"}).cast("5")
+    with pytest.raises(ValueError, match="built without them"):
+        check_turn([Call("a", "count", {"n": 1})], engine.Toolset(TOOLS), casts=True)
+
+
+TOOLS = {"count": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}
+
+
+def test_the_turn_gate_casts_only_when_asked():
+    plain = check_turn([Call("a", "count", {"n": "5"})], TOOLS)
+    assert plain.calls[0].arguments == {"n": "5"} and plain.casts == ()
+    cast_turn = check_turn([Call("a", "count", '{"n": "5"}')], TOOLS, casts=True)
+    assert cast_turn.ok and cast_turn.calls[0].arguments == {"n": 5}
+    assert cast_turn.casts[0].changed == (("n",),)
+
+
+def test_the_loop_records_the_changed_paths_on_the_run_step():
+    class Hooks:
+        def approve(self, calls): return True
+        def ask(self, calls): return {}
+        def charge(self, call): pass
+        def execute(self, call, given): return call.arguments
+        def remember(self, call, result): pass
+
+    loop = Loop([Tool("count", TOOLS["count"])], Hooks(), casts=True)
+    outcome = loop.run_turn([Call("a", "count", {"n": "5"})])
+    assert outcome.answers == (("a", {"n": 5}),)
+    assert (loop.steps[0].casts, loop.steps[0].cast_count) == (("n",), 1)
+    private = Loop([Tool("count", TOOLS["count"])], Hooks(), casts=True, privacy="metadata-only")
+    private.run_turn([Call("a", "count", {"n": "5"})])
+    assert (private.steps[0].casts, private.steps[0].cast_count) == ((), 1)

@@ -1,0 +1,217 @@
+"""Host-defined rule kinds: a host registers a small class and writes a few table lines, and
+`engine/` is not touched. Proven with kinds for minLength/maxLength, minimum/maximum,
+pattern and const, all defined here."""
+
+from __future__ import annotations
+
+import math
+import re
+import subprocess
+import sys
+from typing import ClassVar
+
+import pytest
+from attrs import frozen
+
+import engine
+from conftest import EXAMPLES, ROOT
+from engine.values import json_equal, kind_of
+
+SHIPPED_KINDS = ("kind", "enum", "required", "members", "members-and-extra", "elements", "ref", "union")
+
+
+@frozen
+class LengthRule:
+    codes: ClassVar = ("too-short", "too-long")
+    facts: ClassVar = ("limit", "length")
+    shortest: int | None
+    longest: int | None
+
+    @classmethod
+    def from_node(cls, node, context):
+        shortest, longest = node.get("minLength"), node.get("maxLength")
+        shortest = shortest if type(shortest) is int else None
+        longest = longest if type(longest) is int else None
+        return None if shortest is None and longest is None else cls(shortest, longest)
+
+    def fits(self, value):
+        if type(value) is not str:
+            return True
+        return (self.shortest is None or len(value) >= self.shortest) and (self.longest is None or len(value) <= self.longest)
+
+    def findings(self, value, walk):
+        if self.shortest is not None and len(value) < self.shortest:
+            yield engine.Finding("too-short", {"limit": self.shortest, "length": len(value)})
+        else:
+            yield engine.Finding("too-long", {"limit": self.longest, "length": len(value)})
+
+
+@frozen
+class RangeRule:
+    codes: ClassVar = ("too-small", "too-large")
+    facts: ClassVar = ("limit",)
+    lowest: float | None
+    highest: float | None
+
+    @classmethod
+    def from_node(cls, node, context):
+        lowest, highest = node.get("minimum"), node.get("maximum")
+        numbers = [v if kind_of(v) == "number" else None for v in (lowest, highest)]
+        return None if numbers == [None, None] else cls(*numbers)
+
+    def _number(self, value):
+        if kind_of(value) == "number" and not (isinstance(value, float) and not math.isfinite(value)):
+            return value
+        return None
+
+    def fits(self, value):
+        number = self._number(value)
+        return number is None or ((self.lowest is None or number >= self.lowest)
+                                  and (self.highest is None or number <= self.highest))
+
+    def findings(self, value, walk):
+        if self.lowest is not None and self._number(value) < self.lowest:
+            yield engine.Finding("too-small", {"limit": self.lowest, "value": value})
+        else:
+            yield engine.Finding("too-large", {"limit": self.highest, "value": value})
+
+
+@frozen
+class PatternRule:
+    codes: ClassVar = ("pattern",)
+    facts: ClassVar = ("pattern",)
+    source: str
+    compiled: re.Pattern
+
+    @classmethod
+    def from_node(cls, node, context):
+        pattern = node.get("pattern")
+        try:
+            return cls(pattern, re.compile(pattern)) if type(pattern) is str else None
+        except re.error:
+            return None  # what cannot be judged is not refused
+
+    def fits(self, value):
+        return type(value) is not str or self.compiled.search(value) is not None
+
+    def findings(self, value, walk):
+        yield engine.Finding("pattern", {"pattern": self.source, "value": value})
+
+
+@frozen
+class ConstRule:
+    codes: ClassVar = ("const",)
+    facts: ClassVar = ("wanted",)
+    wanted: object
+
+    @classmethod
+    def from_node(cls, node, context):
+        return cls(node["const"]) if "const" in node else None
+
+    def fits(self, value):
+        return value is None or json_equal(value, self.wanted)
+
+    def findings(self, value, walk):
+        yield engine.Finding("const", {"wanted": self.wanted, "value": value})
+
+
+HOST_TABLE = """\
+table host extends adr246
+
+rule length   uses test-length   after enum
+rule range    uses test-range    after length
+rule pattern  uses test-pattern  after range
+rule const    uses test-const    after pattern
+
+message too-short  "{argument} is {length} characters long; at least {limit} are needed."
+message too-long   "{argument} is {length} characters long; at most {limit} are allowed."
+message too-small  "{argument} must be at least {limit}, but {sent} was sent."
+message too-large  "{argument} must be at most {limit}, but {sent} was sent."
+message pattern    "{argument} must match the pattern {pattern}, but {sent} was sent."
+message const      "{argument} must be {wanted}, but {sent_kind} was sent."
+"""
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    assert set(engine.registry.RULE_KINDS) == set(SHIPPED_KINDS)
+    for name, kind in [("test-length", LengthRule), ("test-range", RangeRule),
+                       ("test-pattern", PatternRule), ("test-const", ConstRule)]:
+        engine.register_rule_kind(name, kind)
+    folder = tmp_path_factory.mktemp("host")
+    (folder / "host.rules").write_text(HOST_TABLE)
+    yield engine.load_table(folder / "host.rules")
+    for name in ("test-length", "test-range", "test-pattern", "test-const"):
+        del engine.registry.RULE_KINDS[name]  # other tests see only the shipped kinds
+
+
+SCHEMA = {"type": "object", "properties": {
+    "title": {"type": "string", "minLength": 3, "maxLength": 10},
+    "count": {"type": "integer", "minimum": 1, "maximum": 5},
+    "slug": {"type": "string", "pattern": "^[a-z-]+$"},
+    "version": {"const": 2},
+}}
+
+
+def messages(table, arguments):
+    return [(m.code, m.message) for m in engine.compile_schema(SCHEMA, table).check(arguments).mismatches]
+
+
+def test_the_host_rules_refuse_what_they_judge(table):
+    assert messages(table, {"title": "ab", "count": 0, "slug": "Not A Slug", "version": 3}) == [
+        ("too-short", '"title" is 2 characters long; at least 3 are needed.'),
+        ("too-small", '"count" must be at least 1, but 0 was sent.'),
+        ("pattern", '"slug" must match the pattern "^[a-z-]+$", but "Not A Slug" was sent.'),
+        ("const", '"version" must be 2, but a number was sent.'),
+    ]
+    assert [code for code, _ in messages(table, {"title": "x" * 11, "count": 6})] == ["too-long", "too-large"]
+
+
+def test_the_host_rules_pass_what_fits_and_keep_the_defaults_leniency(table):
+    assert messages(table, {"title": "abc", "count": "5", "slug": "a-slug", "version": 2.0}) == []
+    assert messages(table, {"title": None, "count": None}) == []
+
+
+def test_the_default_checks_still_run_first_and_stop_the_node(table):
+    assert messages(table, {"title": ["ab"]}) == [("kind", '"title" must be text, but a list was sent.')]
+
+
+def test_the_default_table_is_untouched_by_host_kinds(table):
+    assert [m.code for m in engine.compile_schema(SCHEMA).check({"title": "ab"}).mismatches] == []
+
+
+def test_a_host_kind_must_be_registered_before_a_table_uses_it(tmp_path):
+    path = tmp_path / "late.rules"
+    path.write_text("table late extends adr246\nrule x uses not-registered-yet\n")
+    with pytest.raises(engine.TableError, match='there is no rule kind "not-registered-yet"'):
+        engine.load_table(path)
+
+
+def test_a_class_without_the_protocol_cannot_be_registered():
+    class NotARule:
+        codes = ()
+    with pytest.raises(TypeError, match="a rule kind needs 'facts'"):
+        engine.register_rule_kind("broken", NotARule)
+
+
+def test_the_host_messages_are_bounded_sentences(table):
+    long_value = {"title": "x" * 5000, "count": 10 ** 400, "slug": "\n" * 300, "version": {"a": [1] * 100}}
+    for _, message in messages(table, long_value):
+        assert len(message) <= 200 and message.endswith(".") and "\n" not in message
+
+
+def test_the_writing_a_rule_example_in_the_readme_runs_as_shown():
+    readme = (ROOT / "README.md").read_text()
+    for name in ("max_length.py", "host.rules"):
+        assert (EXAMPLES / "writing_a_rule" / name).read_text() in readme
+    done = subprocess.run([sys.executable, "examples/writing_a_rule/check_title.py"], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == '"title" is 34 characters long; at most 20 are allowed.\n'
+
+
+def test_engine_ships_no_host_code():
+    shipped = (ROOT / "engine").rglob("*.py")
+    text = "\n".join(path.read_text() for path in shipped)
+    for keyword in ("minLength", "maxLength", "minimum", "maximum", '"pattern"', '"const"'):
+        assert keyword not in text.replace('"const", ', "")
