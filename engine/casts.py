@@ -22,8 +22,13 @@ from .values import kind_of, text_json, text_number
 NOT_CAST: object = object()
 
 
+def _finite(value: object) -> bool:
+    """A number that is not NaN or infinite (an int of any size is finite)."""
+    return kind_of(value) == "number" and (isinstance(value, int) or math.isfinite(value))  # type: ignore[arg-type]
+
+
 def _to_integer(value: object) -> object:
-    if kind_of(value) == "number" and math.isfinite(value) and float(value).is_integer():  # type: ignore[arg-type]
+    if _finite(value) and (isinstance(value, int) or value.is_integer()):  # type: ignore[union-attr]
         return int(value)  # type: ignore[arg-type]
     number = text_number(value) if kind_of(value) == "text" else None  # type: ignore[arg-type]
     return number if isinstance(number, int) else NOT_CAST
@@ -43,8 +48,11 @@ def _to_boolean(value: object) -> object:
 
 
 def _to_text(value: object) -> object:
-    if kind_of(value) == "number" and math.isfinite(value):  # type: ignore[arg-type]
-        return json.dumps(int(value) if type(value) is not float else float(value))  # type: ignore[arg-type]
+    if _finite(value):
+        try:
+            return json.dumps(float(value) if isinstance(value, float) else int(value))  # type: ignore[arg-type]
+        except ValueError:  # an integer of thousands of digits has no text form in Python
+            return NOT_CAST
     return NOT_CAST
 
 

@@ -8,63 +8,18 @@ when some lines of the record file are not steps (each is reported; the rest is 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from .cli_io import (FITS, PARTIAL, REFUSED, UNUSABLE, InputError, dump, parse_json, read_json_file,
+                     require_object, write_line)
 from .convert import to_data
+from .coverage_report import DEFAULT_TABLES, coverage_lines, measure
 from .errors import TableError
-from .schema import SchemaCache, resolve_table
 from .reports import stats_by_code, stats_by_tool, stats_table, timeline
+from .schema import SchemaCache, resolve_table
 from .steps import load_steps
-from .values import kind_of
-
-FITS, REFUSED, UNUSABLE = 0, 1, 2
-PARTIAL = 1  # timeline and stats: some lines of the record file were not steps
-
-
-class InputError(Exception):
-    """Input the command cannot use; its text is the one sentence the user sees."""
-
-
-def read_json_file(path: str, what: str) -> object:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f'the {what} file "{path}" does not exist.') from None
-    except UnicodeDecodeError:
-        raise InputError(f'the {what} file "{path}" is not UTF-8 text.') from None
-    except OSError as error:
-        raise InputError(f'the {what} file "{path}" cannot be read: {error.strerror or error}.') from None
-    return parse_json(text, f'the {what} file "{path}"')
-
-
-def parse_json(text: str, source: str) -> object:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno}, column {error.colno}" if "\n" in text else f"column {error.colno}"
-        raise InputError(f"{source} is not valid JSON: {error.msg.lower()} at {where}.") from None
-    except RecursionError:
-        raise InputError(f"{source} nests too deeply to be read as JSON.") from None
-
-
-_HOLDS = {"null": "null", "boolean": "a boolean", "number": "a number", "text": "text", "list": "a list"}
-
-
-def require_object(value: object, source: str) -> dict:
-    if not isinstance(value, dict):
-        raise InputError(f"{source} holds {_HOLDS.get(kind_of(value) or '', 'a value')}, "
-                         "not a JSON object, so it is not a schema.")
-    return value
-
-
-def write_line(text: str) -> None:
-    sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
-
-
-def dump(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False)
+from .turn_file import add_turn_commands
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -149,6 +104,14 @@ def run_stats(args: argparse.Namespace) -> int:
     return PARTIAL if broken else FITS
 
 
+def run_coverage(args: argparse.Namespace) -> int:
+    documents = {path: read_json_file(path, "schema") for path in args.schemas}
+    result = measure(documents, args.table or list(DEFAULT_TABLES))
+    for line in [dump(result)] if args.json else coverage_lines(result):
+        write_line(line)
+    return FITS
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="turngate", description=__doc__.splitlines()[0])
     commands = top.add_subparsers(dest="command", required=True)
@@ -176,6 +139,12 @@ def parser() -> argparse.ArgumentParser:
     stats.add_argument("--by", choices=("tool", "code"), default="tool")
     stats.add_argument("--json", action="store_true", help="print the counts as JSON")
     stats.set_defaults(run=run_stats)
+    cover = commands.add_parser("coverage", help="the share of schema nodes each table judges, and why the rest not")
+    cover.add_argument("schemas", nargs="+", help="schema files: a schema, or tools as MCP, OpenAI or Anthropic list them")
+    cover.add_argument("--table", action="append", help="a table to measure (repeatable; default: adr246 and extended)")
+    cover.add_argument("--json", action="store_true")
+    cover.set_defaults(run=run_coverage)
+    add_turn_commands(commands)
     return top
 
 

@@ -1,5 +1,5 @@
-"""The wheel carries the engine and its tables: built, installed into a fresh virtual
-environment, and run there on an example, away from the checkout."""
+"""The wheel carries the engine, its tables and the demo: built, installed into a fresh
+virtual environment, and run there on an example, away from the checkout."""
 
 from __future__ import annotations
 
@@ -12,21 +12,33 @@ import zipfile
 from conftest import EXAMPLES, ROOT
 
 
-def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_path):
+def built_wheel(tmp_path):
     wheels = tmp_path / "wheels"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(ROOT)],
                            capture_output=True, text=True)
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = wheels.glob("turngate-*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
-    assert "engine/rules/adr246.rules" in names and "engine/table.lark" in names
+    return wheel
 
+
+def installed(tmp_path, requirement: str):
+    """A fresh virtual environment with `requirement` installed; its folder."""
     environment = tmp_path / "env"
     venv.create(environment, with_pip=True)
+    done = subprocess.run([str(environment / "bin" / "python"), "-m", "pip", "install", "-q", requirement],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return environment
+
+
+def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_path):
+    wheel = built_wheel(tmp_path)
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "engine/rules/adr246.rules" in names and "engine/table.lark" in names
+    assert "engine/demo_turn.json" in names and "engine/demo_server.py" in names
+
+    environment = installed(tmp_path, str(wheel))
     python = environment / "bin" / "python"
-    installed = subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)],
-                               capture_output=True, text=True)
-    assert installed.returncode == 0, installed.stderr[-3000:]
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -45,3 +57,22 @@ def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_p
     assert checked.returncode == 1, checked.stderr
     assert checked.stdout.startswith('Refused: the arguments do not match the schema of tool "update_page_metadata"')
     assert '- "uid" must be an integer, but an object was sent.' in checked.stdout
+
+    demo = subprocess.run([str(environment / "bin" / "turngate"), "demo"], capture_output=True, text=True,
+                          cwd=elsewhere)
+    assert (demo.returncode, demo.stdout) == (2, "")
+    assert demo.stderr == "turngate: the demo needs the MCP SDK; install it with: python3 -m pip install 'turngate[mcp]'.\n"
+
+
+def test_the_demo_runs_from_the_wheel_with_the_mcp_extra(tmp_path):
+    """The recorded turn and the example server ship inside the package."""
+    environment = installed(tmp_path, f"{built_wheel(tmp_path)}[mcp]")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    demo = subprocess.run([str(environment / "bin" / "turngate"), "demo"], capture_output=True, text=True,
+                          cwd=elsewhere, timeout=120)
+    assert (demo.returncode, demo.stderr) == (0, ""), demo.stderr[-3000:]
+    from_checkout = subprocess.run([sys.executable, "-m", "engine.cli", "demo"], capture_output=True, text=True,
+                                   cwd=ROOT, timeout=120)
+    assert demo.stdout == from_checkout.stdout
+    assert demo.stdout.endswith("Calls sent to the server so far: 2.\n")

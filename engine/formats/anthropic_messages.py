@@ -1,0 +1,55 @@
+"""Anthropic Messages: the request's tools, the `tool_use` blocks of the assistant message,
+and the answers of a refused turn as `tool_result` blocks with `is_error`, in one user
+message."""
+
+from __future__ import annotations
+
+from ..turn import Call, TurnVerdict
+from .shapes import (Place, as_list, assistant_message, member, objects, text_member,
+                     tool_schemas)
+
+TITLE = "an Anthropic Messages turn"
+TURN_KEY = "message"
+
+
+def tools(data: object) -> dict[str, object]:
+    """Tool name -> schema, from a request's `tools`: `{"name", "input_schema"}`. A tool of
+    a built-in type (`bash_20250124`, `text_editor_...`) has its schema at Anthropic, so it
+    is offered judging nothing; one without a name (an MCP toolset) is not the host's to run."""
+    place = Place("tools")
+    named = []
+    for tool, at in objects(as_list(data, place), place):
+        if tool.get("type", "custom") in ("custom", None):
+            named.append((text_member(tool, "name", at), member(tool, "input_schema", at), at))
+        elif isinstance(tool.get("name"), str):
+            named.append((tool["name"], None, at))
+    return tool_schemas(named)
+
+
+def calls(message: object) -> tuple[Call, ...]:
+    """The calls of an assistant message: its `tool_use` content blocks, with `id`, `name`
+    and `input`. Text content, thinking and server tool uses are not calls the host runs."""
+    place = Place("message")
+    message = assistant_message(message, place)
+    content = member(message, "content", place)
+    if isinstance(content, str):
+        return ()
+    found = []
+    for block, at in objects(as_list(content, place.key("content")), place.key("content")):
+        if block.get("type") == "tool_use":
+            found.append(Call(text_member(block, "id", at), text_member(block, "name", at),
+                              member(block, "input", at)))
+    return tuple(found)
+
+
+def answers(verdict: TurnVerdict) -> list[dict]:
+    """One `tool_result` block with `is_error` per call id of a refused turn, in the order
+    of the turn; none for a turn that may run."""
+    return [{"type": "tool_result", "tool_use_id": answer.call_id, "content": answer.text,
+             "is_error": True} for answer in verdict.answers]
+
+
+def reply(verdict: TurnVerdict) -> dict:
+    """The user message that answers a refused turn: every `tool_use` block of the
+    assistant message is answered in the next user message, by its `tool_result` block."""
+    return {"role": "user", "content": answers(verdict)}
