@@ -14,6 +14,8 @@ from urllib.parse import unquote
 from attrs import field, frozen
 
 from .casts import apply_type_cast
+from .fast import all_of
+from .interpreter import node_collector
 from .registry import RULE_KINDS
 from .table import Table
 from .values import BASE_KINDS, base_kind
@@ -37,6 +39,12 @@ class Node:
     skipped: str | None = None
     types: tuple[str, ...] | None = None
     admitted: frozenset[str] = frozenset()
+    fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+    collect: Callable = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "fits", all_of(tuple(rule.fits for rule, _ in self.entries)))
+        object.__setattr__(self, "collect", node_collector(self.entries))
 
     @property
     def fits_all(self) -> bool:
@@ -46,12 +54,6 @@ class Node:
     def inert(self) -> bool:
         """Nothing to check and nothing to cast."""
         return not self.entries and not self.types
-
-    def fits(self, value: object) -> bool:
-        for rule, _ in self.entries:
-            if not rule.fits(value):
-                return False
-        return True
 
     def cast(self, value: object, caster) -> object:
         """The value with the exact casts this node and those below it allow."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from functools import lru_cache
 from pathlib import Path
 
 from attrs import frozen
@@ -186,10 +187,15 @@ def parse_table_file(path: Path, shown: str) -> list[Sourced]:
 
 def shipped_tables() -> dict[str, Path]:
     """The tables that ship with turngate, by name."""
+    return dict(_shipped())
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> tuple[tuple[str, Path], ...]:
     for folder in RULES_DIRS:
         if folder.is_dir():
-            return {path.stem: path for path in sorted(folder.glob("*.rules"))}
-    return {}
+            return tuple((path.stem, path) for path in sorted(folder.glob("*.rules")))
+    return ()
 
 
 _cache: dict[tuple, Table] = {}

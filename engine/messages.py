@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from functools import lru_cache
 from string import Formatter
 from typing import Iterable
 
@@ -58,6 +59,8 @@ def quote_text(text: str, width: int, keep_end: bool = False) -> str:
     """`text` as a JSON string of at most `width` characters, cut with an ellipsis
     (at its end, or with `keep_end` at its start)."""
     room = width - 2
+    if len(text) <= room and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
     window = text[-room - 1:] if keep_end else text[: room + 1]
     pieces: list[str] = []
     used = 0
@@ -121,8 +124,21 @@ def _brief(value: object, depth: int) -> str:
 
 
 def quote_list(values: Iterable[object], width: int) -> str:
-    """Values quoted and joined with commas; cut with how many there are in all."""
+    """Values quoted and joined with commas; cut with how many there are in all. The same
+    enum or list of names is quoted once."""
     values = tuple(values)
+    try:
+        return _quote_list_once(values, width)
+    except TypeError:  # an enum of lists or objects cannot be a cache key
+        return _quote_list(values, width)
+
+
+@lru_cache(maxsize=4096)
+def _quote_list_once(values: tuple, width: int) -> str:
+    return _quote_list(values, width)
+
+
+def _quote_list(values: tuple, width: int) -> str:
     quoted: list[str] = []
     for index, value in enumerate(values):
         piece = quote_any(value, 30)
@@ -138,12 +154,16 @@ def name_path(path: tuple, width: int = WIDTH["argument"]) -> str:
     """The argument a path leads to, as a message names it: "elements[2].uid"."""
     if not path:
         return "the arguments"
+    if len(path) == 1 and type(path[0]) is str and len(path[0]) <= width - 2 and path[0].isidentifier():
+        return f'"{path[0]}"'
     return quote_text(path_text(path), width, keep_end=True)
 
 
 def path_text(path: tuple) -> str:
     """A path as text, unquoted: `elements[2].uid`, `fields['a.b']`; each name cut at 100
     characters."""
+    if len(path) == 1 and type(path[0]) is str and path[0].isidentifier() and len(path[0]) <= 100:
+        return path[0]
     text = ""
     for step in path:
         if type(step) is int:
@@ -151,14 +171,15 @@ def path_text(path: tuple) -> str:
             continue
         name = str(step)
         name = name if len(name) <= 100 else name[:99] + ELLIPSIS
-        if name and not _PLAIN_NAME_BREAKERS.intersection(name) and all(_escape_char(c) == c for c in name):
+        if name and not _PLAIN_NAME_BREAKERS.intersection(name) and (
+                name.isprintable() or all(_escape_char(c) == c for c in name)):
             text += f".{name}" if text else name
         else:
             text += "['" + name.replace("\\", "\\\\").replace("'", "\\'") + "']"
     return text
 
 
-def join_phrases(phrases: list[str], width: int) -> str:
+def join_phrases(phrases: list[str] | tuple[str, ...], width: int) -> str:
     text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
     return _cut(text, width)
 
@@ -168,43 +189,60 @@ def placeholders(template: str) -> list[str]:
     return [name for _, name, _, _ in Formatter().parse(template) if name is not None]
 
 
+_ABSENT: object = object()
+_STRUCTURES = frozenset({"list", "object"})
+#: The facts the engine's rule kinds report, and the texts made from them; any other fact
+#: (a host's) becomes a text of its own name.
+ENGINE_FACTS = frozenset({"value", "types", "json", "allowed", "closest"})
+
+
 def derived_facts(table: Table, facts: dict, path: tuple) -> dict[str, str]:
-    """The texts a message template can use, made from the facts a rule reported."""
+    """The texts a message template can use, made from the facts a rule reported: each
+    text is present only when its fact is known (which is what message guards test)."""
     texts = {"argument": name_path(path)}
-    for name, value in facts.items():
-        if name == "value":
-            kind = kind_of(value)
-            texts["sent_kind"] = _cut(table.value_phrase.get(kind or "", "a value"), WIDTH["sent_kind"])
-            if kind not in ("list", "object"):
-                texts["sent"] = quote_scalar(value, WIDTH["sent"])
-        elif name == "json":
-            texts["sent_json"] = _cut(table.value_phrase.get(value, "JSON"), WIDTH["sent_json"])
-        elif name == "types":
-            if value:
-                phrases = [table.type_by_name[t].phrase if t in table.type_by_name else t for t in value]
-                texts["expected"] = join_phrases(phrases, WIDTH["expected"])
-        elif name in ("allowed", "closest"):
-            if value:
-                texts[name] = quote_list(value, WIDTH[name]) if name == "allowed" \
-                    else quote_text(value, WIDTH[name])
-        elif value is not None:
-            texts[name] = quote_list(value, OTHER_WIDTH) if kind_of(value) == "list" \
-                else quote_any(value, OTHER_WIDTH)
+    value = facts.get("value", _ABSENT)
+    if value is not _ABSENT:
+        kind = kind_of(value)
+        phrase = table.sent_kind_texts.get(kind)
+        if phrase is None:
+            phrase = table.sent_kind_texts[kind] = table.value_phrase_cut(kind, WIDTH["sent_kind"])
+        texts["sent_kind"] = phrase
+        if kind not in _STRUCTURES:
+            texts["sent"] = quote_scalar(value, WIDTH["sent"])
+    types = facts.get("types")
+    if types:
+        phrase = table.expected_texts.get(types)
+        if phrase is None:
+            phrase = table.expected_texts[types] = table.expected_phrase(types, WIDTH["expected"])
+        texts["expected"] = phrase
+    if "json" in facts:
+        texts["sent_json"] = table.value_phrase_cut(facts["json"], WIDTH["sent_json"])
+    allowed = facts.get("allowed")
+    if allowed:
+        texts["allowed"] = quote_list(allowed, WIDTH["allowed"])
+    closest = facts.get("closest")
+    if closest:
+        texts["closest"] = quote_text(closest, WIDTH["closest"])
+    for name in facts:
+        if name not in ENGINE_FACTS and facts[name] is not None:
+            other = facts[name]
+            texts[name] = quote_list(other, OTHER_WIDTH) if kind_of(other) == "list" \
+                else quote_any(other, OTHER_WIDTH)
     return texts
 
 
 def render_message(table: Table, code: str, facts: dict, path: tuple) -> str:
     """The sentence for a finding: the most specific message of its code whose guards are
-    all known facts."""
+    all known texts."""
     texts = derived_facts(table, facts, path)
-    for entry in table.messages_by_code[code]:
-        if all(guard in texts for guard in entry.guards):
-            sentence = entry.template.format_map(texts)
+    known = texts.keys()
+    for guards, template in table.renderers[code]:
+        if guards <= known:
             break
-    limit = table.limit["message-length"]
-    if len(sentence) > limit:
-        sentence = sentence[: limit - 2] + ELLIPSIS + "."
-    return sentence[:1].upper() + sentence[1:]
+    sentence = template % texts
+    if len(sentence) > table.message_length:
+        sentence = sentence[: table.message_length - 2] + ELLIPSIS + "."
+    return sentence if not sentence[0].islower() else sentence[0].upper() + sentence[1:]
 
 
 #: Answer facts that are the model's own text, so quoted and cut like a sent value.

@@ -25,11 +25,14 @@ def register_rule_kind(name: str, kind: type) -> type:
 
     A rule kind is a class with `codes` (the mismatch codes it reports), `facts` (the
     facts beyond the engine's own that its messages may use), a classmethod
-    `from_node(node, context)` returning an instance or None, `fits(value)` and
-    `findings(value, walk)` yielding `Finding`s; `cast(value, caster)` is optional.
+    `from_node(node, context)` returning an instance or None, `fits(value)`, and either
+    `findings(value, walk)` yielding `Finding`s or `collect(value, path, found)` noting
+    them; `cast(value, caster)` is optional.
     """
-    for attribute in ("codes", "facts", "from_node", "fits", "findings"):
+    for attribute in ("codes", "facts", "from_node", "fits"):
         if not hasattr(kind, attribute):
             raise TypeError(f"a rule kind needs {attribute!r}; {kind.__name__} has none")
+    if not hasattr(kind, "findings") and not hasattr(kind, "collect"):
+        raise TypeError(f"a rule kind needs 'findings' or 'collect'; {kind.__name__} has neither")
     RULE_KINDS[name] = kind
     return kind

@@ -1,23 +1,25 @@
 """The rule kinds that judge a value itself: its kind, enum membership, required arguments.
 
 A rule kind reads its keywords in `from_node` (returning None where there is nothing to
-judge), answers `fits` without allocating, and only when a value does not fit, yields a
-`Finding` per mismatch from `findings`. The interpreter adds the path; the table gives the
+judge), answers `fits` without allocating, and only when a value does not fit, notes each
+mismatch with `collect(value, path, found)` (a host's kind may yield `Finding`s from
+`findings(value, walk)` instead: the interpreter adds the path). The table gives the
 wording. A rule kind may also `cast` a passing value (see `casts`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, NamedTuple
 
 from attrs import field, frozen
 
+from .fast import enum_fits, kind_fits, required_fits
 from .values import (KIND_BY_TYPE, REFINED_KINDS, Unjudged, base_kind, json_equal, kind_of,
                      loose_form, text_json)
 
 if TYPE_CHECKING:
     from .compiler import NodeContext
-    from .interpreter import Walk
+    from .interpreter import Found
 
 NO_MEMBER: Any = object()
 _UNKNOWN_TYPE: Any = object()
@@ -50,6 +52,10 @@ class KindRule:
     admitted: frozenset[str] = field(converter=frozenset)
     natives: frozenset[str] = field(converter=frozenset)  # the kinds the types are made for
     by_type: dict = field(eq=False, repr=False)
+    fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "fits", kind_fits(self.by_type, self._fits_slowly))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> KindRule | None:
@@ -59,7 +65,16 @@ class KindRule:
 
     @classmethod
     def admitting(cls, types: tuple[str, ...], context: NodeContext):
-        """A rule for what `types` admit; None when they admit every kind of value."""
+        """A rule for what `types` admit; None when they admit every kind of value. The
+        rule is immutable, so one per table and types serves every node that declares them."""
+        made = context.table.made
+        key = (cls, types)
+        if key not in made:
+            made[key] = cls._admitting(types, context)
+        return made[key]
+
+    @classmethod
+    def _admitting(cls, types: tuple[str, ...], context: NodeContext):
         entries = [context.table.type_by_name[name] for name in types]
         admitted = frozenset(kind for entry in entries for kind in entry.admits)
         if admitted.issuperset(context.all_kinds):
@@ -67,22 +82,22 @@ class KindRule:
         by_type = {python_type: _admission(kind, admitted) for python_type, kind in KIND_BY_TYPE.items()}
         return cls(types, admitted, {base_kind(entry.native) for entry in entries}, by_type)
 
-    def fits(self, value: object) -> bool:
+    def _fits_slowly(self, value: object) -> bool:
+        """A narrower kind's test, or a type JSON does not decode to (a subclass, a set)."""
         verdict = self.by_type.get(type(value), _UNKNOWN_TYPE)
-        if verdict is True or verdict is False:
-            return verdict
         if verdict is _UNKNOWN_TYPE:
             verdict = _admission(kind_of(value), self.admitted)
-            if verdict is True or verdict is False:
-                return verdict
+        if verdict is True or verdict is False:
+            return verdict
         return any(test(value) for test in verdict)
 
-    def findings(self, value: object, walk: Walk) -> Iterator[Finding]:
+    def collect(self, value: object, path: tuple, found: Found) -> None:
         facts = {"types": self.types, "value": value}
-        held = text_json(value) if kind_of(value) == "text" else None  # type: ignore[arg-type]
-        if held is not None and kind_of(held) in self.natives:
-            facts["json"] = kind_of(held)
-        yield Finding("kind", facts)
+        if type(value) is str:
+            held = text_json(value)
+            if held is not None and kind_of(held) in self.natives:
+                facts["json"] = kind_of(held)
+        found.add(path, "kind", facts)
 
 
 @frozen
@@ -94,6 +109,10 @@ class EnumRule:
     members: tuple
     exact: frozenset = field(eq=False, repr=False)
     member_by_form: dict = field(eq=False, repr=False)
+    fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "fits", enum_fits(self.exact, self.member_by_form))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> EnumRule | None:
@@ -109,16 +128,8 @@ class EnumRule:
         exact = frozenset(member for member in members if type(member) is str)
         return cls(tuple(members), exact, by_form)
 
-    def fits(self, value: object) -> bool:
-        if value is None or (type(value) is str and value in self.exact):
-            return True
-        try:
-            return loose_form(value) in self.member_by_form
-        except Unjudged:
-            return kind_of(value) is not None
-
-    def findings(self, value: object, walk: Walk) -> Iterator[Finding]:
-        yield Finding("enum", {"allowed": self.members, "value": value})
+    def collect(self, value: object, path: tuple, found: Found) -> None:
+        found.add(path, "enum", {"allowed": self.members, "value": value})
 
     def cast(self, value: object, caster) -> object:
         """The member's own spelling for a value that only loosely equals it."""
@@ -141,6 +152,12 @@ class RequiredRule:
     codes: ClassVar = ("missing", "null")
     facts: ClassVar = ()
     names: tuple[tuple[str, bool, tuple[str, ...]], ...]
+    fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        names = tuple(name for name, _, _ in self.names)
+        refusing_null = tuple(name for name, refuses, _ in self.names if refuses)
+        object.__setattr__(self, "fits", required_fits(names, refusing_null))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> RequiredRule | None:
@@ -152,19 +169,10 @@ class RequiredRule:
             return None
         return cls(tuple((name, *context.property_null_facts(name)) for name in names))
 
-    def fits(self, value: object) -> bool:
-        if not isinstance(value, dict):
-            return True
-        for name, refuses_null, _ in self.names:
-            sent = value.get(name, NO_MEMBER)
-            if sent is NO_MEMBER or (sent is None and refuses_null):
-                return False
-        return True
-
-    def findings(self, value: dict, walk: Walk) -> Iterator[Finding]:
+    def collect(self, value: dict, path: tuple, found: Found) -> None:
         for name, refuses_null, types in self.names:
             sent = value.get(name, NO_MEMBER)
             if sent is NO_MEMBER:
-                yield Finding("missing", {"types": types}, name)
+                found.add((*path, name), "missing", {"types": types})
             elif sent is None and refuses_null:
-                yield Finding("null", {"types": types}, name)
+                found.add((*path, name), "null", {"types": types})

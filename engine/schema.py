@@ -7,15 +7,18 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from attrs import frozen
+from functools import lru_cache
+from typing import Callable
+
+from attrs import field, frozen
 
 from .casts import Cast, Caster
 from .compiler import Node, compile_node
-from .interpreter import check
+from .interpreter import check_refused
 from .loader import load_table
 from .messages import refusal_text
 from .table import Table
-from .verdict import Verdict
+from .verdict import PASSED, Verdict
 
 
 @frozen
@@ -27,9 +30,16 @@ class CompiledSchema:
     table: Table
     cast_root: Node | None = None  # the tree casts walk, when compiled with casts
 
-    def check(self, arguments: object) -> Verdict:
-        """The verdict on one call's arguments (decoded JSON)."""
-        return check(self.root, self.table, arguments)
+    check: Callable[[object], Verdict] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        """`check(arguments)`: the verdict on one call's arguments (decoded JSON). A call
+        that fits costs the root's test and returns the shared passing verdict."""
+        fits, root, table = self.root.fits, self.root, self.table
+
+        def check(arguments: object) -> Verdict:
+            return PASSED if fits(arguments) else check_refused(root, table, arguments)
+        object.__setattr__(self, "check", check)
 
     def cast(self, arguments: object) -> Cast:
         """A passing call's arguments with each exact cast applied (see `engine.casts`): a
@@ -49,7 +59,13 @@ class CompiledSchema:
 def resolve_table(table: Table | str | Path | None) -> Table:
     if isinstance(table, Table):
         return table
-    return load_table() if table is None else load_table(table)
+    return default_table() if table is None else load_table(table)
+
+
+@lru_cache(maxsize=1)
+def default_table() -> Table:
+    """The default table, read once per process (compiling must not touch the disk)."""
+    return load_table()
 
 
 def compile_schema(schema: object, table: Table | str | Path | None = None, casts: bool = False) -> CompiledSchema:

@@ -3,18 +3,19 @@ targets and unions. Each hands what it looks into to the walk, which keeps the p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator
 
 from attrs import field, frozen
 
 from .casts import apply_type_cast
+from .fast import elements_fits, members_fits
 from .rules import Finding, KindRule
 from .suggest import closest_name
 from .values import LIST_TYPES, kind_of
 
 if TYPE_CHECKING:
     from .compiler import Node, NodeContext
-    from .interpreter import Walk
+    from .interpreter import Found
 
 
 @frozen
@@ -24,10 +25,16 @@ class MembersRule:
 
     codes: ClassVar = ("additional",)
     facts: ClassVar = ()
+    tests_parts: ClassVar = True
     by_name: dict = field(eq=False)  # each declared name -> its node, None if it judges nothing
     names: tuple[str, ...]
     closed: bool
     extra: Node | None = None  # the schema of arguments `properties` does not name
+    fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        tests = {name: node and node.fits for name, node in self.by_name.items()}
+        object.__setattr__(self, "fits", members_fits(tests, self.closed, self.extra and self.extra.fits))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext, extra: Node | None = None):
@@ -49,23 +56,17 @@ class MembersRule:
             return node
         return False if self.closed else self.extra
 
-    def fits(self, value: object) -> bool:
+    def collect(self, value: dict, path: tuple, found: Found) -> None:
         if not isinstance(value, dict):
-            return True
+            return
+        by_name, undeclared = self.by_name, False if self.closed else self.extra
         for key, item in value.items():
-            node = self._schema_of(key)
-            if node is False or (node is not None and not node.fits(item)):
-                return False
-        return True
-
-    def findings(self, value: dict, walk: Walk) -> Iterator[Finding]:
-        for key, item in value.items():
-            node = self._schema_of(key)
+            node = by_name.get(key, undeclared) if key in by_name else undeclared
             if node is False:
                 facts = {"allowed": self.names, "closest": closest_name(key, self.names)}
-                yield Finding("additional", facts, key)
-            elif node is not None:
-                walk.descend(key, node, item)
+                found.add((*path, key), "additional", facts)
+            elif node is not None and not node.fits(item):
+                node.collect(item, (*path, key), found)
 
     def cast(self, value: object, caster) -> object:
         if not isinstance(value, dict):
@@ -102,8 +103,14 @@ class ElementsRule:
 
     codes: ClassVar = ()
     facts: ClassVar = ()
+    tests_parts: ClassVar = True
     by_position: tuple[Node, ...]
     rest: Node | None
+    fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        tests = tuple(node.fits for node in self.by_position)
+        object.__setattr__(self, "fits", elements_fits(tests, self.rest and self.rest.fits))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> ElementsRule | None:
@@ -123,18 +130,12 @@ class ElementsRule:
             return None
         return cls(by_position, rest)
 
-    def fits(self, value: object) -> bool:
+    def collect(self, value: Any, path: tuple, found: Found) -> None:
         if not isinstance(value, LIST_TYPES):
-            return True
-        for node, item in self._pairs(value):
-            if not node.fits(item):
-                return False
-        return True
-
-    def findings(self, value: Any, walk: Walk) -> Iterator[Finding]:
+            return
         for index, (node, item) in enumerate(self._pairs(value)):
-            walk.descend(index, node, item)
-        yield from ()
+            if not node.fits(item):
+                node.collect(item, (*path, index), found)
 
     def cast(self, value: object, caster) -> object:
         if not isinstance(value, LIST_TYPES):
@@ -160,18 +161,18 @@ class RefRule:
     codes: ClassVar = ()
     facts: ClassVar = ()
     target: Node
+    fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "fits", self.target.fits)
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> RefRule | None:
         target = context.referenced() if "$ref" in node else None
         return None if target is None or context.trivial(target) else cls(target)
 
-    def fits(self, value: object) -> bool:
-        return self.target.fits(value)
-
-    def findings(self, value: object, walk: Walk) -> Iterator[Finding]:
-        walk.visit(self.target, value)
-        yield from ()
+    def collect(self, value: object, path: tuple, found: Found) -> None:
+        self.target.collect(value, path, found)
 
     def cast(self, value: object, caster) -> object:
         return self.target.cast(value, caster)
@@ -224,12 +225,12 @@ class UnionRule:
     def fits(self, value: object) -> bool:
         return all(union.fits(value) for union in self.unions)
 
-    def findings(self, value: object, walk: Walk) -> Iterator[Finding]:
+    def collect(self, value: object, path: tuple, found: Found) -> None:
         for union in self.unions:
             if union.kind is not None and not union.kind.fits(value):
-                yield from union.kind.findings(value, walk)
-            elif (branch := union.branch_for(value)) is not None:
-                walk.visit(branch, value)
+                union.kind.collect(value, path, found)
+            elif (branch := union.branch_for(value)) is not None and not branch.fits(value):
+                branch.collect(value, path, found)
 
     def cast(self, value: object, caster) -> object:
         for union in self.unions:

@@ -9,6 +9,7 @@ sent again with the corrected one ("turn").
 from __future__ import annotations
 
 import json
+from functools import cached_property
 from typing import Iterable, Mapping
 
 from attrs import field, frozen
@@ -49,12 +50,18 @@ class CallAnswer:
 class TurnVerdict:
     """`ok`: the turn may run, and `calls` are its calls with their arguments decoded (and
     cast, when casts were asked for: `casts` then says, per call, what changed). Else
-    nothing runs, and `answers` holds one answer per call id, in the order of the turn."""
+    nothing runs, and `answers` holds one answer per call id, in the order of the turn.
+    `given` holds the calls as they were given where they needed no change; `calls` makes
+    `Call`s of them when first asked (a turn that may run is decided without them)."""
 
     ok: bool
-    calls: tuple[Call, ...] = field(converter=tuple)
-    answers: tuple[CallAnswer, ...] = field(converter=tuple, default=())
-    casts: tuple[Cast, ...] = field(converter=tuple, default=())
+    given: tuple[Call | Mapping, ...]
+    answers: tuple[CallAnswer, ...] = ()
+    casts: tuple[Cast, ...] = ()
+
+    @cached_property
+    def calls(self) -> tuple[Call, ...]:
+        return tuple(as_call(item) for item in self.given)
 
 
 class Toolset:
@@ -68,6 +75,7 @@ class Toolset:
         self.compiled: dict[str, CompiledSchema] = {
             name: cache.compile(schema, self.table, casts) for name, schema in tools.items()}
         self.names = tuple(self.compiled)
+        self.fits = {name: compiled.root.fits for name, compiled in self.compiled.items()}
 
 
 SHARED_CACHE = SchemaCache()
@@ -92,7 +100,10 @@ def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, ob
     toolset = tools if isinstance(tools, Toolset) else Toolset(tools, table, casts=casts)
     if casts and not toolset.casts:
         raise ValueError("casts were asked for, but the Toolset was built without them (casts=True)")
-    turn = tuple(as_call(item) for item in calls)
+    given = calls if type(calls) is tuple else tuple(calls)
+    if not casts and _fits_as_given(given, toolset):
+        return TurnVerdict(True, given)
+    turn = tuple(as_call(item) for item in given)
     outcomes = [_check_call(call, toolset) for call in turn]
     repeated = _repeated_ids(turn)
     if not repeated and all(outcome is None or type(outcome) is Call for outcome in outcomes):
@@ -101,11 +112,36 @@ def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, ob
     return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset.table))
 
 
+def _fits_as_given(turn: tuple, toolset: Toolset) -> bool:
+    """Whether every call names an offered tool, sends decoded arguments that fit, and has
+    an id of its own: the common turn, decided without building anything."""
+    fits_for = toolset.fits
+    ids = set()
+    for item in turn:
+        if type(item) is dict:
+            tool, arguments, call_id = item.get("tool") or item.get("name"), item.get("arguments", _NONE), item.get("id")
+        elif type(item) is Call:
+            tool, arguments, call_id = item.tool, item.arguments, item.id
+        else:
+            return False
+        if type(tool) is not str or tool not in fits_for or type(arguments) is str \
+                or not fits_for[tool](arguments):
+            return False
+        try:
+            ids.add(call_id)
+        except TypeError:  # an id that cannot be hashed is compared one by one, elsewhere
+            return False
+    return len(ids) == len(turn)
+
+
+_NONE: dict = {}  # no arguments sent; checked, never changed
+
+
 def _cast_turn(calls: tuple[Call, ...], toolset: Toolset) -> TurnVerdict:
     cast = [toolset.compiled[call.tool].cast(call.arguments) for call in calls]
     cast_calls = [call if c.arguments is call.arguments else Call(call.id, call.tool, c.arguments)
                   for call, c in zip(calls, cast)]
-    return TurnVerdict(True, cast_calls, (), cast)
+    return TurnVerdict(True, tuple(cast_calls), (), tuple(cast))
 
 
 def _check_call(call: Call, toolset: Toolset) -> Call | Verdict | CallAnswer | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attrs import field, frozen
+from attrs import frozen
 
 
 @frozen
@@ -10,7 +10,7 @@ class Mismatch:
     """One way the arguments do not fit: where (object keys and list indexes from the
     root), the table's code for it, and the sentence the model is told."""
 
-    path: tuple[str | int, ...] = field(converter=tuple)
+    path: tuple[str | int, ...]
     code: str
     message: str
 
@@ -21,7 +21,7 @@ class Verdict:
     `truncated` when more were found than are listed."""
 
     ok: bool
-    mismatches: tuple[Mismatch, ...] = field(converter=tuple, default=())
+    mismatches: tuple[Mismatch, ...] = ()
     truncated: bool = False
 
 

@@ -1,0 +1,98 @@
+"""The corpus measurements: check time per call, compile time per schema, the five-call turn,
+and whether the validators agree on what the corpus says is valid and invalid."""
+
+from __future__ import annotations
+
+import copy
+from functools import partial
+
+import engine
+
+from corpus import Call
+from peers import Prepared, compile_operations
+from timing import FULL, Budget, per_call_ns
+
+
+def measure_checks(calls: list[Call], valid: bool, prepared: Prepared,
+                   budget: Budget = FULL) -> dict[str, list[float]]:
+    """Nanoseconds per call for each peer, peers timed back to back on the same call so a
+    drift of the machine's speed hits them alike. Each peer gets its own deep copy."""
+    times: dict[str, list[float]] = {peer.name: [] for peer in prepared.peers}
+    for call in calls:
+        for peer in prepared.peers:
+            validator = prepared.get(peer, call.schema_key, call.schema)
+            run = peer.run_valid if valid else peer.run_invalid
+            operation = partial(run, validator, copy.deepcopy(call.arguments))
+            times[peer.name].append(per_call_ns(operation, budget))
+    return times
+
+
+def measure_compiles(schemas: list[dict], budget: Budget = FULL) -> dict[str, list[float]]:
+    table = engine.load_table()
+    cache = engine.SchemaCache(size=len(schemas) + 1)
+    times: dict[str, list[float]] = {}
+    for schema in schemas:
+        for name, operation in compile_operations(schema, table, cache).items():
+            times.setdefault(name, []).append(per_call_ns(operation, budget))
+    return times
+
+
+def disagreements(calls: list[Call], prepared: Prepared) -> list[str]:
+    """Where a peer does not do what the corpus requires: refuse every clearly invalid
+    call, accept every ground-truth call that jsonschema accepts. Other calls (the lenient
+    semantics may accept them) are not judged."""
+    found = []
+    for call in calls:
+        if call.mutation is None:
+            required = False
+        elif call.clearly_invalid:
+            required = True
+        else:
+            continue
+        for peer in prepared.peers:
+            validator = prepared.get(peer, call.schema_key, call.schema)
+            refused = peer.refuses(validator, copy.deepcopy(call.arguments))
+            if refused != required:
+                said = "refused" if refused else "accepted"
+                found.append(f"{peer.name} {said} {call.id} ({call.mutation or 'ground truth'})")
+    return found
+
+
+def measure_turn(valid: list[Call], budget: Budget = FULL) -> dict[str, float] | str:
+    """A turn of five calls through `engine.check_turn` against five single checks, or why it
+    was not measured. The five calls are five different tools, compiled beforehand."""
+    check_turn = getattr(engine, "check_turn", None)
+    if check_turn is None:
+        return "not measured: engine has no check_turn"
+    chosen = _five_tools(valid)
+    if len(chosen) < 5:
+        return "not measured: the corpus has fewer than five tools"
+    schemas = {call.tool: call.schema for call in chosen}
+    toolset_type = getattr(engine, "Toolset", None)
+    tools = toolset_type(schemas) if toolset_type else schemas
+    turn = [{"id": f"call_{i}", "tool": c.tool, "arguments": copy.deepcopy(c.arguments)}
+            for i, c in enumerate(chosen)]
+    singles = [(engine.compile_schema(c.schema), copy.deepcopy(c.arguments)) for c in chosen]
+    try:
+        if not check_turn(turn, tools).ok:
+            return "not measured: check_turn refused a turn of valid calls"
+    except (TypeError, AttributeError) as error:
+        return f"not measured: check_turn is not called as (calls, tools): {error}"
+    return {"turn_ns": per_call_ns(partial(check_turn, turn, tools), budget),
+            "singles_ns": per_call_ns(partial(_check_each, singles), budget)}
+
+
+def _check_each(pairs):
+    for compiled, arguments in pairs:
+        compiled.check(arguments)
+
+
+def _five_tools(valid: list[Call]) -> list[Call]:
+    chosen: dict[str, Call] = {}
+    for call in valid:
+        if call.tool not in chosen and call.arguments:
+            chosen[call.tool] = call
+        if len(chosen) == 5:
+            break
+    return list(chosen.values())
+
