@@ -171,8 +171,20 @@ class Compilation:
     def __init__(self, table: Table, visits: list | None = None, for_casts: bool = False):
         self.table, self.visits, self.for_casts = table, visits, for_casts
         self.targets: dict[tuple, Node] = {}
+        self.seen: dict[tuple, Node] = {}
 
     def node(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
+        # One schema object met again at the same depth compiles alike: a Python object that
+        # contains itself twice would otherwise unroll into 2 ** depth nodes. (JSON text
+        # never shares objects, so what coverage counts is unchanged.)
+        if not isinstance(schema, dict):
+            return self._node(schema, depth, pointer, resource)
+        key = (id(schema), depth, id(resource.schema))
+        if key not in self.seen:
+            self.seen[key] = self._node(schema, depth, pointer, resource)
+        return self.seen[key]
+
+    def _node(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
         if isinstance(schema, dict) and isinstance(schema.get("$id"), str) and \
                 not schema["$id"].startswith("#") and pointer != resource.pointer:
             resource = Resource(schema, pointer)

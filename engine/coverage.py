@@ -47,13 +47,15 @@ def schema_nodes(schema: object) -> dict[str, str | None]:
     parents: dict[str, str | None] = {}
     resource = Resource(schema, "#")
     pending: list[tuple[object, str, str | None]] = [(schema, "#", None)]
+    seen: set[int] = set()  # a Python object that contains itself is counted once
     while pending:
         node, pointer, parent = pending.pop()
-        if pointer in parents:
+        if pointer in parents or id(node) in seen:
             continue
         parents[pointer] = parent
         if not isinstance(node, dict):
             continue
+        seen.add(id(node))
         found = follow_refs(node, resource, pointer) if "$ref" in node else None
         if found is not None and found[1] != pointer:
             pending.append((found[0], found[1], pointer))

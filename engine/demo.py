@@ -10,6 +10,7 @@ Python that runs the demo.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -48,8 +49,11 @@ def recorded_turns() -> list[dict]:
 async def replay(turns: list[dict], say) -> None:
     """Each recorded turn through the gate to the server, told with `say` line by line."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
+    # The SDK passes a server only a safe part of the environment; a measured test run
+    # (coverage's variables) measures the server too.
+    measured = {name: value for name, value in os.environ.items() if name.startswith("COVERAGE_")}
     server = StdioServerParameters(command=sys.executable, args=["-m", "engine.demo_server"],
-                                   env={"PYTHONPATH": str(_PACKAGE.parent)})
+                                   env={"PYTHONPATH": str(_PACKAGE.parent), **measured})
     sent: list = []
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

@@ -65,7 +65,8 @@ def enum_fits(exact: frozenset, forms: dict) -> Fits:
         try:
             return loose_form(value) in forms
         except Unjudged:
-            return kind_of(value) is not None
+            # Not something JSON makes: not judged. Too deep to compare: equals no member.
+            return kind_of(value) is None
     return fits
 
 

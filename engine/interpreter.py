@@ -72,7 +72,10 @@ def collector(rule) -> Collect:
 def node_collector(entries: tuple) -> Collect:
     """A node's `collect`: each rule whose test fails, in order, until one that stops. A
     rule that tests each part itself (members, elements) is not tested as a whole first:
-    that would test every argument twice."""
+    that would test every argument twice. A node's `collect` is only called for a value its
+    `fits` refused, so a node of one rule goes straight to that rule's."""
+    if len(entries) == 1:
+        return collector(entries[0][0])
     parts = tuple((None if getattr(rule, "tests_parts", False) else rule.fits, collector(rule), stops)
                   for rule, stops in entries)
 
@@ -87,9 +90,9 @@ def node_collector(entries: tuple) -> Collect:
     return collect
 
 
-def check_refused(root, table: Table, value: object) -> Verdict:
-    """The verdict on a value whose root test failed: collect and word its findings."""
-    cap = table.limit["mismatches"]
+def check_refused(root, table: Table, value: object, cap: int) -> Verdict:
+    """The verdict on a value whose root test failed: collect and word its findings (at
+    most `cap`, the table's limit)."""
     found = Found()
     found.cap = cap
     try:
@@ -98,6 +101,7 @@ def check_refused(root, table: Table, value: object) -> Verdict:
         pass
     if not found:
         return PASSED
+    cut = len(found) > cap
     mismatches = tuple([Mismatch(path, code, render_message(table, code, facts, path))
-                        for path, code, facts in found[:cap]])
-    return Verdict(False, mismatches, len(found) > cap)
+                        for path, code, facts in (found[:cap] if cut else found)])
+    return Verdict(False, mismatches, cut)

@@ -36,7 +36,7 @@ OTHER_WIDTH = 40
 
 _SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
                   "\b": "\\b", "\f": "\\f"}
-_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _PLAIN_NAME_BREAKERS = frozenset('.[]"\\ ')
 
 
@@ -207,7 +207,7 @@ def derived_facts(table: Table, facts: dict, path: tuple) -> dict[str, str]:
         if phrase is None:
             phrase = table.sent_kind_texts[kind] = table.value_phrase_cut(kind, WIDTH["sent_kind"])
         texts["sent_kind"] = phrase
-        if kind not in _STRUCTURES:
+        if kind is not None and kind not in _STRUCTURES:
             texts["sent"] = quote_scalar(value, WIDTH["sent"])
     types = facts.get("types")
     if types:

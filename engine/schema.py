@@ -35,10 +35,10 @@ class CompiledSchema:
     def __attrs_post_init__(self) -> None:
         """`check(arguments)`: the verdict on one call's arguments (decoded JSON). A call
         that fits costs the root's test and returns the shared passing verdict."""
-        fits, root, table = self.root.fits, self.root, self.table
+        fits, root, table, cap = self.root.fits, self.root, self.table, self.table.limit["mismatches"]
 
         def check(arguments: object) -> Verdict:
-            return PASSED if fits(arguments) else check_refused(root, table, arguments)
+            return PASSED if fits(arguments) else check_refused(root, table, arguments, cap)
         object.__setattr__(self, "check", check)
 
     def cast(self, arguments: object) -> Cast:

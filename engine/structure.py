@@ -59,9 +59,9 @@ class MembersRule:
     def collect(self, value: dict, path: tuple, found: Found) -> None:
         if not isinstance(value, dict):
             return
-        by_name, undeclared = self.by_name, False if self.closed else self.extra
+        lookup, undeclared = self.by_name.get, False if self.closed else self.extra
         for key, item in value.items():
-            node = by_name.get(key, undeclared) if key in by_name else undeclared
+            node = lookup(key, undeclared)
             if node is False:
                 facts = {"allowed": self.names, "closest": closest_name(key, self.names)}
                 found.add((*path, key), "additional", facts)

@@ -22,3 +22,11 @@ class TopLevelSnapshots(AmberSnapshotExtension):
 @pytest.fixture
 def snapshot(snapshot):
     return snapshot.use_extension(TopLevelSnapshots)
+
+
+# The fuzz target (tests/test_fuzz.py) runs a short profile by default and in CI; the long
+# run is `python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz --no-cov`.
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("fuzz", max_examples=50_000, deadline=None,
+                          suppress_health_check=list(HealthCheck))

@@ -16,3 +16,13 @@ def codes_and_paths(schema, arguments, table=None):
 def refusal(schema, arguments, tool="update_page_metadata", table=None):
     compiled = engine.compile_schema(schema, table)
     return compiled.refusal(tool, compiled.check(arguments))
+
+
+#: What a message may never hold raw: control, format, surrogate, private-use and
+#: unassigned characters, line and paragraph separators (escaped as \uXXXX instead).
+RAW_CONTROLS = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def one_clean_line(text: str) -> bool:
+    import unicodedata
+    return not any(unicodedata.category(char) in RAW_CONTROLS for char in text)

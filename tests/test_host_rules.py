@@ -215,3 +215,42 @@ def test_engine_ships_no_host_code():
     text = "\n".join(path.read_text() for path in shipped)
     for keyword in ("minLength", "maxLength", "minimum", "maximum", '"pattern"', '"const"'):
         assert keyword not in text.replace('"const", ', "")
+
+
+@frozen
+class EachValueRule:
+    """A host kind that looks below: every value of an object against `x-each-value`, and
+    the object itself against `x-also` (walk.descend and walk.visit)."""
+
+    codes: ClassVar = ()
+    facts: ClassVar = ()
+    each: object
+    also: object
+
+    @classmethod
+    def from_node(cls, node, context):
+        if "x-each-value" not in node:
+            return None
+        return cls(context.child(node["x-each-value"], "x-each-value"), context.child(node.get("x-also", {}), "x-also"))
+
+    def fits(self, value):
+        return not isinstance(value, dict) or (all(self.each.fits(v) for v in value.values()) and self.also.fits(value))
+
+    def findings(self, value, walk):
+        for key, item in value.items():
+            walk.descend(key, self.each, item)
+        walk.visit(self.also, value)
+        return ()
+
+
+def test_a_host_kind_can_look_below_and_beside_with_the_walk(tmp_path):
+    engine.register_rule_kind("test-each-value", EachValueRule)
+    try:
+        path = tmp_path / "each.rules"
+        path.write_text("table each extends adr246\nrule each uses test-each-value\n")
+        schema = {"x-each-value": {"type": "integer"}, "x-also": {"required": ["id"]}}
+        verdict = engine.compile_schema(schema, engine.load_table(path)).check({"a": 1, "b": [2], "c": {}})
+        assert [(m.code, m.path) for m in verdict.mismatches] == [
+            ("kind", ("b",)), ("kind", ("c",)), ("missing", ("id",))]
+    finally:
+        del engine.registry.RULE_KINDS["test-each-value"]

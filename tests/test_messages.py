@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine.convert import to_data
-from support import refusal, verdict
+from support import one_clean_line, refusal, verdict
 
 FIELDS = {"type": "object", "properties": {"title": {"type": "string"}, "nav_hide": {"type": "boolean"}},
           "required": ["title"], "additionalProperties": False}
@@ -123,7 +123,7 @@ def test_every_message_is_one_bounded_sentence():
     every += [m for value in KEYS.values() for m in messages(OPEN, value)]
     for message in every:
         assert message.endswith(".") and len(message) <= 200
-        assert message.isprintable(), message
+        assert one_clean_line(message), message
         assert message[0].isupper() or message[0] == '"'
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 import engine
+from support import one_clean_line
 
 TABLES = sorted(engine.shipped_tables())
 
@@ -47,7 +48,7 @@ def assert_bounded(verdict, limit=10):
     for mismatch in verdict.mismatches:
         message = mismatch.message
         assert message.endswith(".") and len(message) <= 200, message
-        assert "\n" not in message and "\r" not in message and message.isprintable(), message
+        assert one_clean_line(message), message
 
 
 @pytest.mark.parametrize("table", TABLES)
