@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import unicodedata
 from functools import lru_cache
-from string import Formatter
 from typing import Iterable
 
 from .table import Table
@@ -182,11 +181,6 @@ def path_text(path: tuple) -> str:
 def join_phrases(phrases: list[str] | tuple[str, ...], width: int) -> str:
     text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
     return _cut(text, width)
-
-
-def placeholders(template: str) -> list[str]:
-    """The field names a template uses, in order."""
-    return [name for _, name, _, _ in Formatter().parse(template) if name is not None]
 
 
 _ABSENT: object = object()

@@ -7,7 +7,6 @@ from typing import Iterable
 
 from .steps import RunStep
 
-COLUMNS = ("calls", "ran", "failed", "failure_rate", "refused_arguments", "not_run_turn", "declined")
 HEADINGS = {"calls": "calls", "ran": "ran", "failed": "failed", "failure_rate": "failure rate",
             "refused_arguments": "refused (arguments)", "not_run_turn": "not run (turn)",
             "declined": "declined"}

@@ -9,7 +9,7 @@ wording. A rule kind may also `cast` a passing value (see `casts`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple
 
 from attrs import field, frozen
 

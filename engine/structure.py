@@ -3,13 +3,13 @@ targets and unions. Each hands what it looks into to the walk, which keeps the p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from attrs import field, frozen
 
 from .casts import apply_type_cast
 from .fast import elements_fits, members_fits
-from .rules import Finding, KindRule
+from .rules import KindRule
 from .suggest import closest_name
 from .values import LIST_TYPES, kind_of
 

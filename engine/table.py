@@ -101,10 +101,6 @@ class Table:
         return frozenset(s.argument for s in self.skips if s.trigger == "keyword")
 
     @cached_property
-    def skip_triggers(self) -> frozenset[str]:
-        return frozenset(s.trigger for s in self.skips)
-
-    @cached_property
     def type_by_name(self) -> dict[str, TypeEntry]:
         return {entry.name: entry for entry in self.types}
 
