@@ -76,16 +76,23 @@ def rate(per_second: float) -> str:
     return f"{per_second:,.0f}"
 
 
+def summary_rows(times: dict[str, list[float]], base_name: str, first_cells: tuple[str, ...] = ()) -> list[str]:
+    """One row per validator: n, p50, p99, rate, and p50 as a multiple of `base_name`'s."""
+    base = summarize(times[base_name]).p50_ns
+    rows = []
+    for name, values in times.items():
+        summary = summarize(values)
+        cells = (*first_cells, name, str(summary.count), us(summary.p50_ns), us(summary.p99_ns),
+                 rate(summary.calls_per_second), f"{summary.p50_ns / base:.2f}x")
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
 def check_table(times_by_set: dict[str, dict[str, list[float]]]) -> list[str]:
     lines = ["| calls | validator | n | p50 µs | p99 µs | calls/s | p50 vs turngate |",
              "|---|---|---:|---:|---:|---:|---:|"]
     for calls, times in times_by_set.items():
-        base = summarize(times[TURNGATE]).p50_ns
-        for name, values in times.items():
-            summary = summarize(values)
-            lines.append(f"| {calls} | {name} | {summary.count} | {us(summary.p50_ns)} | "
-                         f"{us(summary.p99_ns)} | {rate(summary.calls_per_second)} | "
-                         f"{summary.p50_ns / base:.2f}x |")
+        lines += summary_rows(times, TURNGATE, (calls,))
     return lines
 
 
@@ -106,13 +113,7 @@ def mutation_table(calls, times: dict[str, list[float]]) -> list[str]:
 def compile_table(times: dict[str, list[float]]) -> list[str]:
     lines = ["| operation | schemas | p50 µs | p99 µs | per second | p50 vs turngate compile_schema |",
              "|---|---:|---:|---:|---:|---:|"]
-    base = summarize(times[TURNGATE_COMPILE]).p50_ns
-    for name, values in times.items():
-        summary = summarize(values)
-        lines.append(f"| {name} | {summary.count} | {us(summary.p50_ns)} | "
-                     f"{us(summary.p99_ns)} | {rate(summary.calls_per_second)} | "
-                     f"{summary.p50_ns / base:.2f}x |")
-    return lines
+    return lines + summary_rows(times, TURNGATE_COMPILE)
 
 
 def _p50(times: dict[str, list[float]], name: str) -> float:

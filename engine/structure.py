@@ -51,17 +51,14 @@ class MembersRule:
 
     def _schema_of(self, key: object) -> Node | None | bool:
         """The node an argument is checked against; None for none; False when refused."""
-        node = self.by_name.get(key, False)
-        if node is not False:
-            return node
-        return False if self.closed else self.extra
+        return self.by_name.get(key, False if self.closed else self.extra)
 
     def collect(self, value: dict, path: tuple, found: Found) -> None:
         if not isinstance(value, dict):
             return
         lookup, undeclared = self.by_name.get, False if self.closed else self.extra
         for key, item in value.items():
-            node = lookup(key, undeclared)
+            node = lookup(key, undeclared)  # _schema_of, inlined: this runs per argument
             if node is False:
                 facts = {"allowed": self.names, "closest": closest_name(key, self.names)}
                 found.add((*path, key), "additional", facts)
