@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .messages import render_message
 from .rules import NO_MEMBER, Finding
 from .table import Table
 from .verdict import PASSED, Mismatch, Verdict
+from .wording import words_for
 
 Collect = Callable[[object, tuple, "Found"], None]
 
@@ -24,14 +24,32 @@ class _Enough(Exception):
 
 
 class Found(list):
-    """The findings of one check, as (path, code, facts), in order."""
+    """The mismatches of one check, in order, each worded as it is found (the walk is cut
+    once the cap is reached, so one finding past it is noted but never worded). Each table
+    has its own subclass (`found_class`) holding its cap and wordings."""
 
-    __slots__ = ("cap",)
+    __slots__ = ()
+    cap: int
+    table: Table
+    words: dict
 
     def add(self, path: tuple, code: str, facts: dict) -> None:
-        self.append((path, code, facts))
-        if len(self) > self.cap:
+        if len(self) >= self.cap:
             raise _Enough
+        words = self.words.get(code) or words_for(self.table, code)
+        self.append(_new_tuple(Mismatch, (path, code, words(facts, path))))
+
+
+_new_tuple = tuple.__new__
+
+
+def found_class(table: Table) -> type[Found]:
+    """The table's `Found`: made once per table, so a check makes its list in one step."""
+    made = table.made
+    if Found not in made:
+        made[Found] = type("Found", (Found,), {"__slots__": (), "cap": table.limit["mismatches"],
+                                               "table": table, "words": table.wordings})
+    return made[Found]
 
 
 class Walk:
@@ -90,18 +108,16 @@ def node_collector(entries: tuple) -> Collect:
     return collect
 
 
-def check_refused(root, table: Table, value: object, cap: int) -> Verdict:
-    """The verdict on a value whose root test failed: collect and word its findings (at
-    most `cap`, the table's limit)."""
-    found = Found()
-    found.cap = cap
-    try:
-        root.collect(value, (), found)
-    except _Enough:
-        pass
-    if not found:
-        return PASSED
-    cut = len(found) > cap
-    mismatches = tuple([Mismatch(path, code, render_message(table, code, facts, path))
-                        for path, code, facts in (found[:cap] if cut else found)])
-    return Verdict(False, mismatches, cut)
+def refusal_check(root, table: Table) -> Callable[[object], Verdict]:
+    """The check of a value whose root test failed: its mismatches, at most the table's
+    cap, worded (PASSED if the root's rules find nothing after all)."""
+    found_type, collect = found_class(table), root.collect
+
+    def refused(value: object) -> Verdict:
+        found = found_type()
+        try:
+            collect(value, (), found)
+        except _Enough:
+            return _new_tuple(Verdict, (False, tuple(found), True))
+        return _new_tuple(Verdict, (False, tuple(found), False)) if found else PASSED
+    return refused

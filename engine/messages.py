@@ -61,6 +61,9 @@ def quote_text(text: str, width: int, keep_end: bool = False) -> str:
     if len(text) <= room and text.isprintable() and '"' not in text and "\\" not in text:
         return f'"{text}"'
     window = text[-room - 1:] if keep_end else text[: room + 1]
+    if len(window) > room and window.isprintable() and '"' not in window and "\\" not in window:
+        # Nothing to escape: what the loop below would keep, without a step per character.
+        return f'"{ELLIPSIS}{window[2:]}"' if keep_end else f'"{window[:room - 1]}{ELLIPSIS}"'
     pieces: list[str] = []
     used = 0
     for char in reversed(window) if keep_end else window:
@@ -181,62 +184,6 @@ def path_text(path: tuple) -> str:
 def join_phrases(phrases: list[str] | tuple[str, ...], width: int) -> str:
     text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
     return _cut(text, width)
-
-
-_ABSENT: object = object()
-_STRUCTURES = frozenset({"list", "object"})
-#: The facts the engine's rule kinds report, and the texts made from them; any other fact
-#: (a host's) becomes a text of its own name.
-ENGINE_FACTS = frozenset({"value", "types", "json", "allowed", "closest"})
-
-
-def derived_facts(table: Table, facts: dict, path: tuple) -> dict[str, str]:
-    """The texts a message template can use, made from the facts a rule reported: each
-    text is present only when its fact is known (which is what message guards test)."""
-    texts = {"argument": name_path(path)}
-    value = facts.get("value", _ABSENT)
-    if value is not _ABSENT:
-        kind = kind_of(value)
-        phrase = table.sent_kind_texts.get(kind)
-        if phrase is None:
-            phrase = table.sent_kind_texts[kind] = table.value_phrase_cut(kind, WIDTH["sent_kind"])
-        texts["sent_kind"] = phrase
-        if kind is not None and kind not in _STRUCTURES:
-            texts["sent"] = quote_scalar(value, WIDTH["sent"])
-    types = facts.get("types")
-    if types:
-        phrase = table.expected_texts.get(types)
-        if phrase is None:
-            phrase = table.expected_texts[types] = table.expected_phrase(types, WIDTH["expected"])
-        texts["expected"] = phrase
-    if "json" in facts:
-        texts["sent_json"] = table.value_phrase_cut(facts["json"], WIDTH["sent_json"])
-    allowed = facts.get("allowed")
-    if allowed:
-        texts["allowed"] = quote_list(allowed, WIDTH["allowed"])
-    closest = facts.get("closest")
-    if closest:
-        texts["closest"] = quote_text(closest, WIDTH["closest"])
-    for name in facts:
-        if name not in ENGINE_FACTS and facts[name] is not None:
-            other = facts[name]
-            texts[name] = quote_list(other, OTHER_WIDTH) if kind_of(other) == "list" \
-                else quote_any(other, OTHER_WIDTH)
-    return texts
-
-
-def render_message(table: Table, code: str, facts: dict, path: tuple) -> str:
-    """The sentence for a finding: the most specific message of its code whose guards are
-    all known texts."""
-    texts = derived_facts(table, facts, path)
-    known = texts.keys()
-    for guards, template in table.renderers[code]:
-        if guards <= known:
-            break
-    sentence = template % texts
-    if len(sentence) > table.message_length:
-        sentence = sentence[: table.message_length - 2] + ELLIPSIS + "."
-    return sentence if not sentence[0].islower() else sentence[0].upper() + sentence[1:]
 
 
 #: Answer facts that are the model's own text, so quoted and cut like a sent value.

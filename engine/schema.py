@@ -14,7 +14,7 @@ from attrs import field, frozen
 
 from .casts import Cast, Caster
 from .compiler import Node, compile_node
-from .interpreter import check_refused
+from .interpreter import refusal_check
 from .loader import load_table
 from .messages import refusal_text
 from .table import Table
@@ -35,10 +35,10 @@ class CompiledSchema:
     def __attrs_post_init__(self) -> None:
         """`check(arguments)`: the verdict on one call's arguments (decoded JSON). A call
         that fits costs the root's test and returns the shared passing verdict."""
-        fits, root, table, cap = self.root.fits, self.root, self.table, self.table.limit["mismatches"]
+        fits, refused = self.root.fits, refusal_check(self.root, self.table)
 
         def check(arguments: object) -> Verdict:
-            return PASSED if fits(arguments) else check_refused(root, table, arguments, cap)
+            return PASSED if fits(arguments) else refused(arguments)
         object.__setattr__(self, "check", check)
 
     def cast(self, arguments: object) -> Cast:

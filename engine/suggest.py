@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 #: Names longer than this are not compared: the model did not mistype them.
 LONGEST_COMPARED = 64
@@ -14,32 +15,43 @@ def closest_name(sent: object, allowed: tuple[str, ...]) -> str | None:
     Case and the separators `_`, `-` and space are ignored, so "pageUid" finds "page_uid".
     Close means at most a third of the shorter name is edited, and never all of it.
     """
-    if type(sent) is not str or len(sent) > LONGEST_COMPARED:
-        return None
-    wanted = _folded(sent)
-    best, best_distance = None, None
-    for name, folded in _folded_names(allowed):
-        if folded is None:
-            continue
-        shorter = min(len(wanted), len(folded))
-        bound = max(1, shorter // 3)
-        if best_distance is not None:
-            bound = min(bound, best_distance - 1)
-        if abs(len(wanted) - len(folded)) > bound:
-            continue
-        distance = _edits(wanted, folded, bound)
-        if distance <= bound and distance < max(shorter, 1):
-            best, best_distance = name, distance
-            if distance == 0:
-                break
-    return best
+    return suggester(allowed)(sent)
 
 
 @lru_cache(maxsize=1024)
-def _folded_names(allowed: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
-    """Each allowed name with its folded form (None for names too long to compare): the
-    same names are offered call after call."""
-    return tuple((name, _folded(name) if len(name) <= LONGEST_COMPARED else None) for name in allowed)
+def suggester(allowed: tuple[str, ...]) -> Callable[[object], str | None]:
+    """`closest_name` for one tuple of allowed names, with their folded forms computed once
+    (the same names are offered call after call), and the lengths no close name can have."""
+    folded_names = tuple((name, folded, len(folded)) for name in allowed
+                         if len(name) <= LONGEST_COMPARED for folded in (_folded(name),))
+    if not folded_names:
+        return lambda sent: None
+    # A sent name longer than `longest` or shorter than `shortest` (folded) differs in
+    # length from every allowed name by more than the edits allowed.
+    longest = max(length + max(1, length // 3) for _, _, length in folded_names)
+    shortest = min(length for _, _, length in folded_names)
+
+    def closest(sent: object) -> str | None:
+        if type(sent) is not str or len(sent) > LONGEST_COMPARED:
+            return None
+        wanted = _folded(sent)
+        size = len(wanted)
+        if size > longest or size + max(1, size // 3) < shortest:
+            return None
+        best, best_distance = None, None
+        for name, folded, length in folded_names:
+            bound = max(1, min(size, length) // 3)
+            if best_distance is not None:
+                bound = min(bound, best_distance - 1)
+            if abs(size - length) > bound:
+                continue
+            distance = _edits(wanted, folded, bound)
+            if distance <= bound and distance < max(min(size, length), 1):
+                best, best_distance = name, distance
+                if distance == 0:
+                    break
+        return best
+    return closest
 
 
 def _folded(name: str) -> str:

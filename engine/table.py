@@ -15,13 +15,6 @@ def _strings(items) -> tuple[str, ...]:
     return tuple(items)
 
 
-def percent_style(template: str) -> str:
-    """A "{name}" template as "%(name)s" (a literal % doubled, {{ and }} single)."""
-    from string import Formatter
-    return "".join(literal.replace("%", "%%") + (f"%({name})s" if name is not None else "")
-                   for literal, name, _, _ in Formatter().parse(template))
-
-
 @frozen
 class SkipEntry:
     """A trigger that makes a schema node unjudged (no rule of it, nothing below it)."""
@@ -122,8 +115,9 @@ class Table:
 
     @cached_property
     def made(self) -> dict:
-        """Rule objects made under this table that depend only on it and their key (a rule
-        kind and the types it judges): compiled once, shared by every schema."""
+        """Objects made under this table that depend only on it and their key (a rule kind
+        and the types it judges; the list a check collects in): made once, shared by every
+        schema."""
         return {}
 
     def expected_phrase(self, types: tuple[str, ...], width: int) -> str:
@@ -137,11 +131,9 @@ class Table:
         return phrase
 
     @cached_property
-    def renderers(self) -> dict[str, tuple[tuple[frozenset[str], str], ...]]:
-        """Per code, each message's guards and template, most guards first; templates in
-        %-style, which renders about twice as fast as str.format."""
-        return {code: tuple((frozenset(e.guards), percent_style(e.template)) for e in entries)
-                for code, entries in self.messages_by_code.items()}
+    def wordings(self) -> dict:
+        """Per code, the function that words its findings (made by `wording.words_for`)."""
+        return {}
 
     @cached_property
     def expected_texts(self) -> dict:

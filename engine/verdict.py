@@ -1,12 +1,17 @@
-"""What a check answers: the verdict on one call's arguments."""
+"""What a check answers: the verdict on one call's arguments.
+
+Both classes are named tuples rather than attrs classes: every refused call makes one of
+each per mismatch, and a tuple is made in a third of the time of a frozen attrs instance.
+They are as immutable and slotted, and the package converter reads and writes them as
+objects with named fields (see `convert`).
+"""
 
 from __future__ import annotations
 
-from attrs import frozen
+from typing import NamedTuple
 
 
-@frozen
-class Mismatch:
+class Mismatch(NamedTuple):
     """One way the arguments do not fit: where (object keys and list indexes from the
     root), the table's code for it, and the sentence the model is told."""
 
@@ -15,8 +20,7 @@ class Mismatch:
     message: str
 
 
-@frozen
-class Verdict:
+class Verdict(NamedTuple):
     """`ok` when nothing was refused; at most the table's cap of mismatches, in order;
     `truncated` when more were found than are listed."""
 

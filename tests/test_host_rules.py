@@ -254,3 +254,60 @@ def test_a_host_kind_can_look_below_and_beside_with_the_walk(tmp_path):
             ("kind", ("b",)), ("kind", ("c",)), ("missing", ("id",))]
     finally:
         del engine.registry.RULE_KINDS["test-each-value"]
+
+
+@frozen
+class ChoicesRule:
+    """A kind whose facts are a list, a guard, and a fact named like an engine text."""
+
+    codes: ClassVar = ("not-listed",)
+    facts: ClassVar = ("choices", "hint", "expected")
+    choices: tuple
+    reported: tuple  # which optional facts it reports
+
+    @classmethod
+    def from_node(cls, node, context):
+        choices = node.get("x-choices")
+        return cls(tuple(choices), tuple(node.get("x-report", ()))) if isinstance(choices, list) else None
+
+    def fits(self, value):
+        return value in self.choices
+
+    def findings(self, value, walk):
+        facts = {"choices": self.choices, "value": value}
+        facts.update({name: given for name, given in (("hint", "ask the user"), ("expected", "a listed name"),
+                                                      ("types", ("string",))) if name in self.reported})
+        yield engine.Finding("not-listed", facts)
+
+
+CHOICES_TABLE = """\
+table choices extends adr246
+
+rule choices  uses test-choices
+
+message not-listed with hint  "{argument} is not one of {choices} ({hint})."
+message not-listed            "{argument} must be {expected}, one of {choices}."
+"""
+
+
+@pytest.fixture()
+def choices_table(tmp_path):
+    engine.register_rule_kind("test-choices", ChoicesRule)
+    (tmp_path / "choices.rules").write_text(CHOICES_TABLE)
+    yield engine.load_table(tmp_path / "choices.rules")
+    del engine.registry.RULE_KINDS["test-choices"]
+
+
+@pytest.mark.parametrize(("reported", "message"), [
+    (["hint"], '"pick" is not one of "a", "b" ("ask the user").'),
+    (["expected", "types"], '"pick" must be "a listed name", one of "a", "b".'),
+    (["types"], '"pick" must be text, one of "a", "b".'),
+    ([], '"pick" must be …, one of "a", "b".'),
+])
+def test_a_host_kinds_facts_are_worded_by_the_table(choices_table, reported, message):
+    """A list fact is quoted as a list; a guard on a host fact picks its message; a host
+    fact named like an engine text is the host's where reported, else the engine's (from
+    `types`); a fact no one reported is marked, not guessed."""
+    schema = {"type": "object", "properties": {"pick": {"x-choices": ["a", "b"], "x-report": reported}}}
+    verdict = engine.compile_schema(schema, choices_table).check({"pick": "c"})
+    assert [m.message for m in verdict.mismatches] == [message]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import attrs
 import pytest
 
 import engine
@@ -91,7 +90,11 @@ def test_the_check_stops_looking_after_the_eleventh_mismatch():
     assert sent.seen == 10
 
 
-def test_a_verdict_is_frozen():
+def test_a_verdict_and_its_mismatches_are_frozen():
     result = verdict(*many(2))
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         result.ok = True  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        result.mismatches[0].message = "changed"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        result.__dict__  # noqa: B018 (slotted: no attribute can be added either)
