@@ -47,6 +47,14 @@ class Node:
         object.__setattr__(self, "collect", node_collector(self.entries))
 
     @property
+    def passing_types(self) -> frozenset | None:
+        """The exact types whose values this node passes by their type alone, when its one
+        rule judges by type (a parent then tests them without calling `fits`)."""
+        if len(self.entries) == 1:
+            return getattr(self.entries[0][0], "passing_types", None)
+        return None
+
+    @property
     def fits_all(self) -> bool:
         return not self.entries
 

@@ -87,16 +87,21 @@ def required_fits(names: tuple[str, ...], null_refused: tuple[str, ...]) -> Fits
 _MISSING: object = object()
 
 
-def members_fits(tests: dict[str, Fits | None], closed: bool, extra: Fits | None) -> Fits:
+def members_fits(tests: dict[str, Fits | None], passing: dict[str, frozenset], closed: bool,
+                 extra: Fits | None) -> Fits:
     """Each argument by its property's test (None: nothing to test); an argument no
-    property names is refused when closed, else tested by `extra`, if any."""
-    lookup = tests.get
+    property names is refused when closed, else tested by `extra`, if any. An argument
+    whose type alone passes its property (`passing`) costs a set look-up, not a call."""
+    lookup, passing_types = tests.get, passing.get
     undeclared: object = False if closed else extra
 
     def fits(value: object) -> bool:
         if type(value) is not dict and not isinstance(value, dict):
             return True
         for key, item in value.items():
+            types = passing_types(key)
+            if types is not None and type(item) in types:
+                continue
             test = lookup(key, _MISSING)
             if test is _MISSING:
                 test = undeclared
@@ -108,13 +113,15 @@ def members_fits(tests: dict[str, Fits | None], closed: bool, extra: Fits | None
     return fits
 
 
-def elements_fits(by_position: tuple[Fits, ...], rest: Fits | None) -> Fits:
+def elements_fits(by_position: tuple[Fits, ...], rest: Fits | None, rest_passing: frozenset | None) -> Fits:
     if not by_position and rest is not None:
+        passing = rest_passing or frozenset()
+
         def fits(value: object) -> bool:
             if type(value) is not list and not isinstance(value, LIST_TYPES):
                 return True
             for item in value:
-                if not rest(item):
+                if type(item) not in passing and not rest(item):
                     return False
             return True
         return fits

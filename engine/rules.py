@@ -53,9 +53,12 @@ class KindRule:
     natives: frozenset[str] = field(converter=frozenset)  # the kinds the types are made for
     by_type: dict = field(eq=False, repr=False)
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+    #: The exact Python types whose values pass outright (no narrower kind's test needed).
+    passing_types: frozenset = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "fits", kind_fits(self.by_type, self._fits_slowly))
+        object.__setattr__(self, "passing_types", frozenset(t for t, verdict in self.by_type.items() if verdict is True))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> KindRule | None:

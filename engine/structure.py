@@ -31,10 +31,14 @@ class MembersRule:
     closed: bool
     extra: Node | None = None  # the schema of arguments `properties` does not name
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+    passing: dict = field(init=False, eq=False, repr=False)  # name -> types that pass outright
 
     def __attrs_post_init__(self) -> None:
         tests = {name: node and node.fits for name, node in self.by_name.items()}
-        object.__setattr__(self, "fits", members_fits(tests, self.closed, self.extra and self.extra.fits))
+        passing = {name: node.passing_types for name, node in self.by_name.items()
+                   if node is not None and node.passing_types is not None}
+        object.__setattr__(self, "passing", passing)
+        object.__setattr__(self, "fits", members_fits(tests, passing, self.closed, self.extra and self.extra.fits))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext, extra: Node | None = None):
@@ -57,7 +61,11 @@ class MembersRule:
         if not isinstance(value, dict):
             return
         lookup, undeclared = self.by_name.get, False if self.closed else self.extra
+        passing_types = self.passing.get
         for key, item in value.items():
+            types = passing_types(key)
+            if types is not None and type(item) in types:
+                continue
             node = lookup(key, undeclared)  # _schema_of, inlined: this runs per argument
             if node is False:
                 facts = {"allowed": self.names, "closest": closest_name(key, self.names)}
@@ -107,7 +115,8 @@ class ElementsRule:
 
     def __attrs_post_init__(self) -> None:
         tests = tuple(node.fits for node in self.by_position)
-        object.__setattr__(self, "fits", elements_fits(tests, self.rest and self.rest.fits))
+        object.__setattr__(self, "fits", elements_fits(tests, self.rest and self.rest.fits,
+                                                       self.rest and self.rest.passing_types))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> ElementsRule | None:

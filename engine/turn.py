@@ -9,8 +9,7 @@ sent again with the corrected one ("turn").
 from __future__ import annotations
 
 import json
-from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, NamedTuple
 
 from attrs import field, frozen
 
@@ -46,22 +45,27 @@ class CallAnswer:
     truncated: bool = False
 
 
-@frozen
-class TurnVerdict:
+class TurnVerdict(NamedTuple):
     """`ok`: the turn may run, and `calls` are its calls with their arguments decoded (and
     cast, when casts were asked for: `casts` then says, per call, what changed). Else
     nothing runs, and `answers` holds one answer per call id, in the order of the turn.
     `given` holds the calls as they were given where they needed no change; `calls` makes
-    `Call`s of them when first asked (a turn that may run is decided without them)."""
+    `Call`s of them when asked (a turn that may run is decided without them).
+
+    A named tuple, as `Verdict` is: one is made per turn, and made in a third of the time
+    of a frozen attrs instance."""
 
     ok: bool
     given: tuple[Call | Mapping, ...]
     answers: tuple[CallAnswer, ...] = ()
     casts: tuple[Cast, ...] = ()
 
-    @cached_property
+    @property
     def calls(self) -> tuple[Call, ...]:
-        return tuple(as_call(item) for item in self.given)
+        given = self.given
+        if all(type(item) is Call for item in given):
+            return given  # type: ignore[return-value]
+        return tuple(as_call(item) for item in given)
 
 
 class Toolset:
@@ -79,6 +83,7 @@ class Toolset:
 
 
 SHARED_CACHE = SchemaCache()
+_new_tuple = tuple.__new__  # a named tuple made without its generated __new__
 
 
 def as_call(item: Call | Mapping) -> Call:
@@ -102,7 +107,7 @@ def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, ob
         raise ValueError("casts were asked for, but the Toolset was built without them (casts=True)")
     given = calls if type(calls) is tuple else tuple(calls)
     if not casts and _fits_as_given(given, toolset):
-        return TurnVerdict(True, given)
+        return _new_tuple(TurnVerdict, (True, given, (), ()))
     turn = tuple(as_call(item) for item in given)
     outcomes = [_check_call(call, toolset) for call in turn]
     repeated = _repeated_ids(turn)
