@@ -112,6 +112,8 @@ def _make_words(table: Table, code: str) -> Words:
             body.extend(re.sub(r"\bOUT\b", slot, line) for line in lines)
         return slots[name]
 
+    # The argument is always named (the engine's text of it is never None).
+    always_known = {text_slot("argument")} if "argument" not in host_facts else set()
     branches = []
     for index, entry in enumerate(table.messages_by_code[code]):
         parsed = list(Formatter().parse(entry.template))
@@ -119,7 +121,7 @@ def _make_words(table: Table, code: str) -> Words:
             literal.replace("%", "%%") + ("%s" if name is not None else "") for literal, name, _, _ in parsed)
         filled = [text_slot(name) for _, name, _, _ in parsed if name is not None]
         needed = dict.fromkeys([*(text_slot(guard) for guard in entry.guards), *filled])
-        test = " and ".join(f"{slot} is not None" for slot in needed) or "True"
+        test = " and ".join(f"{slot} is not None" for slot in needed if slot not in always_known) or "True"
         branches.append((test, f"template_{index} % ({''.join(slot + ', ' for slot in filled)})"))
     lines = ["def words(facts, path):", *("    " + line for line in body)]
     for number, (test, fill) in enumerate(branches):
