@@ -9,6 +9,7 @@ it the same means (report, descend, visit) over the same list.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from .rules import NO_MEMBER, Finding
@@ -87,36 +88,81 @@ def collector(rule) -> Collect:
     return collect_findings
 
 
+def rule_parts(entries: tuple) -> tuple:
+    """A node's rules as the walk uses them: each with its test (None for a rule that tests
+    each part itself, such as members and elements: testing it as a whole first would test
+    every argument twice), its `collect`, and whether a mismatch it reports stops the node."""
+    return tuple((None if getattr(rule, "tests_parts", False) else rule.fits, collector(rule), stops)
+                 for rule, stops in entries)
+
+
+def collect_parts(parts: tuple, value: object, path: tuple, found: Found) -> None:
+    """Each rule whose test fails (or that tests its parts itself), in order, until one
+    that stops."""
+    for fits, collect_rule, stops in parts:
+        if fits is None:
+            collect_rule(value, path, found)
+        elif not fits(value):
+            collect_rule(value, path, found)
+            if stops:
+                return
+
+
 def node_collector(entries: tuple) -> Collect:
-    """A node's `collect`: each rule whose test fails, in order, until one that stops. A
-    rule that tests each part itself (members, elements) is not tested as a whole first:
-    that would test every argument twice. A node's `collect` is only called for a value its
-    `fits` refused, so a node of one rule goes straight to that rule's."""
+    """A node's `collect`, only called for a value its `fits` refused: so a node of one rule
+    goes straight to that rule's."""
     if len(entries) == 1:
         return collector(entries[0][0])
-    parts = tuple((None if getattr(rule, "tests_parts", False) else rule.fits, collector(rule), stops)
-                  for rule, stops in entries)
-
-    def collect(value: object, path: tuple, found: Found) -> None:
-        for fits, collect_rule, stops in parts:
-            if fits is None:
-                collect_rule(value, path, found)
-            elif not fits(value):
-                collect_rule(value, path, found)
-                if stops:
-                    return
-    return collect
+    return partial(collect_parts, rule_parts(entries))
 
 
-def refusal_check(root, table: Table) -> Callable[[object], Verdict]:
-    """The check of a value whose root test failed: its mismatches, at most the table's
-    cap, worded (PASSED if the root's rules find nothing after all)."""
-    found_type, collect = found_class(table), root.collect
+def root_check(root, table: Table) -> Callable[[object], Verdict]:
+    """The check of one call's arguments: the root's rules tested one by one, as its `fits`
+    would test them, so that a refusal begins collecting at the rule that failed (the rules
+    before it passed, so they have nothing to report)."""
+    tests = tuple(rule.fits for rule, _ in root.entries)
+    refused = _refusal(rule_parts(root.entries), table)
+    if not tests:
+        return lambda value: PASSED
+    if len(tests) == 1:
+        (first,) = tests
+        return lambda value: PASSED if first(value) else refused(value, 0)
+    if len(tests) == 2:
+        first, second = tests
 
-    def refused(value: object) -> Verdict:
+        def check_two(value: object) -> Verdict:
+            if not first(value):
+                return refused(value, 0)
+            return PASSED if second(value) else refused(value, 1)
+        return check_two
+    if len(tests) == 3:
+        first, second, third = tests
+
+        def check_three(value: object) -> Verdict:
+            if not first(value):
+                return refused(value, 0)
+            if not second(value):
+                return refused(value, 1)
+            return PASSED if third(value) else refused(value, 2)
+        return check_three
+
+    def check_each(value: object) -> Verdict:
+        for index, test in enumerate(tests):
+            if not test(value):
+                return refused(value, index)
+        return PASSED
+    return check_each
+
+
+def _refusal(parts: tuple, table: Table) -> Callable[[object, int], Verdict]:
+    """The verdict on a value whose root rule `start` failed: the mismatches of that rule
+    and those after it, at most the table's cap, worded (PASSED if they find nothing)."""
+    found_type, from_rule = found_class(table), tuple(parts[start:] for start in range(len(parts)))
+
+    def refused(value: object, start: int) -> Verdict:
         found = found_type()
         try:
-            collect(value, (), found)
+            collect_parts(from_rule[start], value, (), found)
         except _Enough:
             return _new_tuple(Verdict, (False, tuple(found), True))
         return _new_tuple(Verdict, (False, tuple(found), False)) if found else PASSED

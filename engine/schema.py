@@ -14,7 +14,7 @@ from attrs import field, frozen
 
 from .casts import Cast, Caster
 from .compiler import Node, compile_node
-from .interpreter import refusal_check
+from .interpreter import root_check
 from .loader import load_table
 from .messages import refusal_text
 from .table import Table
@@ -34,12 +34,8 @@ class CompiledSchema:
 
     def __attrs_post_init__(self) -> None:
         """`check(arguments)`: the verdict on one call's arguments (decoded JSON). A call
-        that fits costs the root's test and returns the shared passing verdict."""
-        fits, refused = self.root.fits, refusal_check(self.root, self.table)
-
-        def check(arguments: object) -> Verdict:
-            return PASSED if fits(arguments) else refused(arguments)
-        object.__setattr__(self, "check", check)
+        that fits costs the root's rules' tests and returns the shared passing verdict."""
+        object.__setattr__(self, "check", root_check(self.root, self.table))
 
     def cast(self, arguments: object) -> Cast:
         """A passing call's arguments with each exact cast applied (see `engine.casts`): a

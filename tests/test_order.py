@@ -98,3 +98,31 @@ def test_a_verdict_and_its_mismatches_are_frozen():
         result.mismatches[0].message = "changed"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         result.__dict__  # noqa: B018 (slotted: no attribute can be added either)
+
+
+ROOTS_BY_RULE_COUNT = [  # under the strict table, whose lists and objects admit only themselves
+    {},
+    {"type": "integer"},
+    {"type": "object", "required": ["a"]},
+    {"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}},
+    {"type": "object", "enum": [{"a": 1}, {"a": "x"}], "required": ["a"],
+     "properties": {"a": {"type": "integer"}}},
+    {"type": ["object", "array"], "enum": [{"a": 1}, {"a": "x"}, ["x"], [1]], "required": ["a"],
+     "properties": {"a": {"type": "integer"}}, "items": {"type": "string"}},
+]
+VALUES = [{}, {"a": 1}, {"a": "x"}, {"a": {}}, {"a": None}, {"b": 2}, [1], ["x"], [{}], "text", 5, None, True]
+
+
+@pytest.mark.parametrize("schema", ROOTS_BY_RULE_COUNT, ids=lambda s: f"{len(s)} keywords")
+def test_the_check_begins_at_the_failing_root_rule_and_finds_what_all_of_them_find(schema):
+    """The check tests the root's rules one by one and collects from the one that failed;
+    its verdict is the one a walk of every rule from the first gives."""
+    compiled = engine.compile_schema(schema, "strict")
+    assert len(compiled.root.entries) == ROOTS_BY_RULE_COUNT.index(schema)
+    for value in VALUES:
+        found = engine.interpreter.found_class(compiled.table)()
+        if compiled.root.entries:
+            engine.interpreter.collect_parts(engine.interpreter.rule_parts(compiled.root.entries), value, (), found)
+        verdict = compiled.check(value)
+        assert verdict.ok == compiled.root.fits(value) == (not found)
+        assert verdict.mismatches == tuple(found), value
