@@ -16,7 +16,7 @@ from attrs import field, frozen
 from .casts import apply_type_cast
 from .fast import all_of
 from .interpreter import node_collector
-from .registry import RULE_KINDS
+from .registry import RULE_KINDS, SHIPPED_KINDS
 from .table import Table
 from .values import BASE_KINDS, base_kind
 
@@ -24,6 +24,9 @@ from .values import BASE_KINDS, base_kind
 UNION_BREAKERS = ("anyOf", "oneOf", "allOf", "not", "if")
 #: Keywords beside a `$ref` that would be judged too; a `$ref` with any of them is not
 #: resolved, since drafts disagree on whether they apply.
+#: Keywords that only annotate a schema: no rule kind the engine ships reads them.
+ANNOTATIONS = frozenset({"description", "title", "default", "examples", "$comment", "format",
+                         "deprecated", "readOnly", "writeOnly"})
 JUDGING_KEYWORDS = frozenset({"type", "enum", "const", "required", "properties", "additionalProperties",
                               "patternProperties", "items", "prefixItems", "anyOf", "oneOf", "allOf",
                               "not", "if", "nullable"})
@@ -180,6 +183,7 @@ class Compilation:
         self.table, self.visits, self.for_casts = table, visits, for_casts
         self.targets: dict[tuple, Node] = {}
         self.seen: dict[tuple, Node] = {}
+        self.leaf_keys = None if visits is not None else plain_leaf_keys(table)
 
     def node(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
         # One schema object met again at the same depth compiles alike: a Python object that
@@ -187,6 +191,8 @@ class Compilation:
         # never shares objects, so what coverage counts is unchanged.)
         if not isinstance(schema, dict):
             return self._node(schema, depth, pointer, resource)
+        if self.leaf_keys is not None and self.leaf_keys.issuperset(schema):
+            return self._plain_leaf(schema, depth, pointer, resource)
         key = (id(schema), depth, id(resource.schema))
         if key not in self.seen:
             self.seen[key] = self._node(schema, depth, pointer, resource)
@@ -209,12 +215,37 @@ class Compilation:
                 entries.append((rule, entry.stops))
         return Node(entries, None, context.types or None, context.admitted_kinds or frozenset())
 
+    def _plain_leaf(self, schema: dict, depth: int, pointer: str, resource: Resource) -> Node:
+        """A schema of only a type and annotations (most properties are) compiles to a
+        node that depends on its declared types alone: one per table and types serves every
+        schema. Only types the table declares are shared, so what is kept stays bounded."""
+        types = declared_types(schema)
+        if types == () or depth > self.table.limit["depth"] or \
+                (types is not None and not self.table.type_names.issuperset(types)):
+            return self._node(schema, depth, pointer, resource)
+        made, key = self.table.made, ("plain leaf", types)
+        if key not in made:
+            made[key] = self._node(schema, depth, pointer, resource)
+        return made[key]
+
     def target(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
         key = (id(resource.schema), pointer, depth)
         if key not in self.targets:
             self.targets[key] = Node(skipped="depth")  # a cycle at one depth judges nothing
             self.targets[key] = self.node(schema, depth, pointer, resource)
         return self.targets[key]
+
+
+def plain_leaf_keys(table: Table) -> frozenset[str] | None:
+    """The keywords a schema may have, besides `type`, to compile as a plain leaf: the
+    annotations no rule of this table reads and no skip names; None when a rule kind of the
+    table is not one the engine ships (a host's kind may read any keyword)."""
+    made = table.made
+    if "plain leaf keys" not in made:
+        shipped = all(RULE_KINDS.get(entry.kind) in SHIPPED_KINDS for entry in table.rules)
+        keys = (ANNOTATIONS | {"type"}) - table.skip_keywords
+        made["plain leaf keys"] = frozenset(keys) if shipped and "type" in keys else None
+    return made["plain leaf keys"]
 
 
 def _step(key: object) -> str:

@@ -18,6 +18,8 @@ RULE_KINDS: dict[str, type] = {
     "ref": RefRule,
     "union": UnionRule,
 }
+#: The engine's own rule kinds: the compiler knows which keywords they read.
+SHIPPED_KINDS = frozenset(RULE_KINDS.values())
 
 
 def register_rule_kind(name: str, kind: type) -> type:

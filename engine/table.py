@@ -98,6 +98,10 @@ class Table:
         return {entry.name: entry for entry in self.types}
 
     @cached_property
+    def type_names(self) -> frozenset[str]:
+        return frozenset(self.type_by_name)
+
+    @cached_property
     def value_phrase(self) -> dict[str, str]:
         return {entry.kind: entry.phrase for entry in self.values}
 

@@ -311,3 +311,37 @@ def test_a_host_kinds_facts_are_worded_by_the_table(choices_table, reported, mes
     schema = {"type": "object", "properties": {"pick": {"x-choices": ["a", "b"], "x-report": reported}}}
     verdict = engine.compile_schema(schema, choices_table).check({"pick": "c"})
     assert [m.message for m in verdict.mismatches] == [message]
+
+
+@frozen
+class DateFormatRule:
+    """A host kind that reads an annotation keyword of the default table (`format`)."""
+
+    codes: ClassVar = ("not-a-date",)
+    facts: ClassVar = ()
+
+    @classmethod
+    def from_node(cls, node, context):
+        return cls() if node.get("format") == "date" else None
+
+    def fits(self, value):
+        return type(value) is not str or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) is not None
+
+    def findings(self, value, walk):
+        yield engine.Finding("not-a-date", {"value": value})
+
+
+def test_a_host_kind_reading_an_annotation_sees_every_property_that_has_it(tmp_path):
+    """Plain properties share one compiled node per type only under the engine's own rule
+    kinds; a host's kind may read any keyword, so each property is compiled for itself."""
+    engine.register_rule_kind("test-date", DateFormatRule)
+    try:
+        (tmp_path / "dates.rules").write_text(
+            'table dates extends adr246\nrule date uses test-date\nmessage not-a-date "{argument} must be a date."\n')
+        table = engine.load_table(tmp_path / "dates.rules")
+        engine.compile_schema({"type": "object", "properties": {"plain": {"type": "string"}}}, table)
+        schema = {"type": "object", "properties": {"when": {"type": "string", "format": "date"}}}
+        assert [m.message for m in engine.compile_schema(schema, table).check({"when": "soon"}).mismatches] == [
+            '"when" must be a date.']
+    finally:
+        del engine.registry.RULE_KINDS["test-date"]

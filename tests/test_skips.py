@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from support import verdict
 
 JUDGED = {"type": "object", "required": ["uid"], "additionalProperties": False,
@@ -73,3 +74,19 @@ def nested(levels: int, leaf_schema, leaf_value):
 def test_nodes_nested_deeper_than_the_depth_limit_are_skipped():
     assert verdict(*nested(70, {"type": "integer"}, [1])).ok
     assert not verdict(*nested(60, {"type": "integer"}, [1])).ok
+    # At the limit exactly, after the plain integer node was made (and shared) near the root:
+    assert not verdict(*nested(1, {"type": "integer"}, [1])).ok
+    assert not verdict(*nested(64, {"type": "integer"}, [1])).ok  # depth 64: judged
+    assert verdict(*nested(65, {"type": "integer"}, [1])).ok  # depth 65: skipped
+
+
+def test_a_table_that_skips_an_annotation_keyword_skips_plain_properties_that_have_it(tmp_path):
+    """Plain properties (a type and annotations) compile to one shared node per type; a
+    table that skips an annotation keyword still skips the properties that carry it."""
+    (tmp_path / "t.rules").write_text('table t extends adr246\nskip keyword "format"\n')
+    table = engine.load_table(tmp_path / "t.rules")
+    schema = {"type": "object", "properties": {"plain": {"type": "integer"},
+                                                "dated": {"type": "integer", "format": "date"}}}
+    sent = {"plain": [1], "dated": [1]}
+    assert [m.path for m in engine.compile_schema(schema, table).check(sent).mismatches] == [("plain",)]
+    assert [m.path for m in engine.compile_schema(schema).check(sent).mismatches] == [("plain",), ("dated",)]
