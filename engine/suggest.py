@@ -20,16 +20,17 @@ def closest_name(sent: object, allowed: tuple[str, ...]) -> str | None:
 
 @lru_cache(maxsize=1024)
 def suggester(allowed: tuple[str, ...]) -> Callable[[object], str | None]:
-    """`closest_name` for one tuple of allowed names, with their folded forms computed once
-    (the same names are offered call after call), and the lengths no close name can have."""
-    folded_names = tuple((name, folded, len(folded)) for name in allowed
-                         if len(name) <= LONGEST_COMPARED for folded in (_folded(name),))
-    if not folded_names:
+    """`closest_name` for one tuple of allowed names, each folded and read into its
+    pattern once (the same names are offered call after call), and the lengths no close
+    name can have."""
+    patterns = tuple((name, length, _Pattern(folded)) for name in allowed if len(name) <= LONGEST_COMPARED
+                     for folded in (_folded(name),) for length in (len(folded),))
+    if not patterns:
         return lambda sent: None
     # A sent name longer than `longest` or shorter than `shortest` (folded) differs in
     # length from every allowed name by more than the edits allowed.
-    longest = max(length + max(1, length // 3) for _, _, length in folded_names)
-    shortest = min(length for _, _, length in folded_names)
+    longest = max(length + max(1, length // 3) for _, length, _ in patterns)
+    shortest = min(length for _, length, _ in patterns)
 
     def closest(sent: object) -> str | None:
         if type(sent) is not str or len(sent) > LONGEST_COMPARED:
@@ -39,13 +40,13 @@ def suggester(allowed: tuple[str, ...]) -> Callable[[object], str | None]:
         if size > longest or size + max(1, size // 3) < shortest:
             return None
         best, best_distance = None, None
-        for name, folded, length in folded_names:
+        for name, length, pattern in patterns:
             bound = max(1, min(size, length) // 3)
             if best_distance is not None:
                 bound = min(bound, best_distance - 1)
             if abs(size - length) > bound:
                 continue
-            distance = _edits(wanted, folded, bound)
+            distance = pattern.edits(wanted)
             if distance <= bound and distance < max(min(size, length), 1):
                 best, best_distance = name, distance
                 if distance == 0:
@@ -58,31 +59,40 @@ def _folded(name: str) -> str:
     return name.casefold().replace("_", "").replace("-", "").replace(" ", "")
 
 
-def _edits(a: str, b: str, bound: int) -> int:
-    """Edit distance (insert, delete, replace, swap neighbours), or bound + 1 past bound.
+class _Pattern:
+    """An allowed name read for the bit-parallel edit distance (Hyyrö, 2003): per character,
+    the bits of the positions it holds, so each character of a sent name costs a few
+    integer operations instead of a row of cells."""
 
-    Only the band of cells within `bound` of the diagonal can hold a distance within bound,
-    so only those are computed: the cost is the name's length times the bound.
-    """
-    far = bound + 1
-    width = len(b)
-    previous2: list[int] = []
-    previous = [j if j <= bound else far for j in range(width + 1)]
-    for i in range(1, len(a) + 1):
-        current = [far] * (width + 1)
-        current[0] = i if i <= bound else far
-        char_a = a[i - 1]
-        for j in range(max(1, i - bound), min(width, i + bound) + 1):
-            char_b = b[j - 1]
-            best = previous[j - 1] + (char_a != char_b)
-            if previous[j] + 1 < best:
-                best = previous[j] + 1
-            if current[j - 1] + 1 < best:
-                best = current[j - 1] + 1
-            if previous2 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b and previous2[j - 2] + 1 < best:
-                best = previous2[j - 2] + 1
-            current[j] = best if best <= bound else far
-        if min(current) > bound:
-            return far
-        previous2, previous = previous, current
-    return previous[width]
+    __slots__ = ("positions", "mask", "top", "length")
+
+    def __init__(self, name: str):
+        self.positions: dict[str, int] = {}
+        for index, char in enumerate(name):
+            self.positions[char] = self.positions.get(char, 0) | (1 << index)
+        self.length, self.mask, self.top = len(name), (1 << len(name)) - 1, 1 << max(len(name) - 1, 0)
+
+    def edits(self, text: str) -> int:
+        """The optimal string alignment distance to `text`: inserts, deletes, replaces and
+        swaps of neighbours, no substring edited twice."""
+        if not self.length:
+            return len(text)
+        positions, mask, top = self.positions, self.mask, self.top
+        plus, minus, matched, previous = mask, 0, 0, 0
+        score = self.length
+        for char in text:
+            here = positions.get(char, 0)
+            swapped = (((~matched) & here) << 1) & previous
+            matched = ((((here & plus) + plus) ^ plus) | here | minus | swapped) & mask
+            up = minus | (~(matched | plus) & mask)
+            down = matched & plus
+            if up & top:
+                score += 1
+            elif down & top:
+                score -= 1
+            up = ((up << 1) | 1) & mask
+            down = (down << 1) & mask
+            plus = down | (~(matched | up) & mask)
+            minus = matched & up
+            previous = here
+        return score

@@ -179,3 +179,20 @@ def test_the_parsed_default_table(snapshot):
 @pytest.mark.parametrize("name", list(CASES))
 def test_every_case_is_a_refusal(name):
     assert not verdict(*CASES[name]).ok
+
+
+@pytest.mark.parametrize(("sent", "allowed", "closest"), [
+    ("titel", ("title",), "title"),                      # two neighbours swapped: one edit
+    ("tilte", ("title", "tiles"), "title"),               # a swap beats two replacements
+    ("departure_locatoin", ("departure_location",), "departure_location"),
+    ("DepartureLocation", ("departure_location",), "departure_location"),  # case, separators
+    ("abcdefghi", ("abcxyzghi",), "abcxyzghi"),           # 3 edits in 9: a third, still close
+    ("abcdefghi", ("abwxyzghi",), None),                  # 4 edits in 9: more than a third
+    ("unexpected_argument", ("departure_location", "origin_airport"), None),
+    ("ab", ("xy",), None),                                # never every character
+    ("a", ("b", "a"), "a"),                               # an exact match ends the search
+    ("", ("", "a"), ""),
+])
+def test_the_closest_name_is_within_a_third_of_the_shorter_name_in_edits(sent, allowed, closest):
+    from engine.suggest import closest_name
+    assert closest_name(sent, allowed) == closest
