@@ -14,7 +14,8 @@ from typing import Iterator
 
 from attrs import field, frozen
 
-from .compiler import Resource, compile_node, follow_refs
+from .compiler import compile_node
+from .refs import Resource, follow_refs
 from .table import Table
 
 _ONE_SCHEMA = ("additionalProperties", "items", "not", "if", "then", "else", "contains",

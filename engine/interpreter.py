@@ -1,7 +1,8 @@
-"""Checking: a value that fits costs its root's `fits` test and nothing else. Only a value
-that does not fit is looked at again, by the `collect` functions built at compile time, which
-descend only where a child's test fails and note each finding with its path; the walk stops
-one finding past the table's cap, so a million mismatches cost what eleven do.
+"""Checking: a value that fits costs its root's rules' tests and nothing else. Only a value
+that does not fit is looked at again, from the root rule that failed, by the `collect`
+functions built at compile time, which descend only where a child's test fails and note
+each finding with its path, worded by the table; the walk stops at the first finding past
+the table's cap, so a million mismatches cost what eleven do.
 
 A host's rule kind may instead yield `Finding`s from `findings(value, walk)`; `Walk` gives
 it the same means (report, descend, visit) over the same list.

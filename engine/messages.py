@@ -1,4 +1,5 @@
-"""Turning a finding into its sentence, and a verdict into the text a refused call gets.
+"""Quoting what the model sent for a sentence (`wording` fills the table's templates with
+it), and a verdict into the text a refused call gets.
 
 Every value the model sent is quoted as JSON, with control, format and line-separator
 characters escaped, and cut to a fixed width; so a template's length is bounded by its text

@@ -123,18 +123,24 @@ def _make_words(table: Table, code: str) -> Words:
         needed = dict.fromkeys([*(text_slot(guard) for guard in entry.guards), *filled])
         test = " and ".join(f"{slot} is not None" for slot in needed if slot not in always_known) or "True"
         branches.append((test, f"template_{index} % ({''.join(slot + ', ' for slot in filled)})"))
+    exec(compile(_words_source(body, branches, tuple(slots.values())), f"<words for {code}>", "exec"), namespace)
+    return namespace["words"]  # type: ignore[return-value]
+
+
+def _words_source(body: list[str], branches: list[tuple[str, str]], slots: tuple[str, ...]) -> str:
+    """The function: make the texts, fill the first message whose texts are all known, cut
+    it to the table's length, begin it with a capital."""
     lines = ["def words(facts, path):", *("    " + line for line in body)]
     for number, (test, fill) in enumerate(branches):
         lines += [f"    {'if' if number == 0 else 'elif'} {test}:", f"        sentence = {fill}"]
     # Every text a host's fact should give was not reported: the plainest message, with
     # what is unknown marked rather than guessed.
-    lines += ["    else:", *(f"        {slot} = unknown if {slot} is None else {slot}" for slot in slots.values()),
+    lines += ["    else:", *(f"        {slot} = unknown if {slot} is None else {slot}" for slot in slots),
               f"        sentence = {branches[-1][1]}",
               "    if len(sentence) > length:",
               "        sentence = sentence[:length - 2] + unknown + '.'",
               "    return sentence[0].upper() + sentence[1:] if sentence[0].islower() else sentence"]
-    exec(compile("\n".join(lines), f"<words for {code}>", "exec"), namespace)
-    return namespace["words"]  # type: ignore[return-value]
+    return "\n".join(lines)
 
 
 def _namespace(table: Table) -> dict[str, object]:
