@@ -40,9 +40,9 @@ def all_of(tests: tuple[Fits, ...]) -> Fits:
     return each_fits
 
 
-def kind_fits(by_type: dict, slow: Callable[[object], bool]) -> Fits:
-    """The kind test: a set look-up by exact type; subclasses and narrower kinds go slow."""
-    admitted = frozenset(t for t, verdict in by_type.items() if verdict is True)
+def kind_fits(admitted: frozenset, by_type: dict, slow: Callable[[object], bool]) -> Fits:
+    """The kind test: a set look-up by exact type (`admitted`: the types that pass
+    outright); subclasses and narrower kinds go slow."""
     refused = frozenset(t for t, verdict in by_type.items() if verdict is False)
 
     def fits(value: object) -> bool:

@@ -57,8 +57,8 @@ class KindRule:
     passing_types: frozenset = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "fits", kind_fits(self.by_type, self._fits_slowly))
         object.__setattr__(self, "passing_types", frozenset(t for t, verdict in self.by_type.items() if verdict is True))
+        object.__setattr__(self, "fits", kind_fits(self.passing_types, self.by_type, self._fits_slowly))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> KindRule | None:

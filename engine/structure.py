@@ -35,8 +35,8 @@ class MembersRule:
 
     def __attrs_post_init__(self) -> None:
         tests = {name: node and node.fits for name, node in self.by_name.items()}
-        passing = {name: node.passing_types for name, node in self.by_name.items()
-                   if node is not None and node.passing_types is not None}
+        passing = {name: types for name, node in self.by_name.items()
+                   if node is not None and (types := node.passing_types) is not None}
         object.__setattr__(self, "passing", passing)
         object.__setattr__(self, "fits", members_fits(tests, passing, self.closed, self.extra and self.extra.fits))
 
