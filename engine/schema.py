@@ -18,7 +18,7 @@ from .interpreter import root_check
 from .loader import load_table
 from .messages import refusal_text
 from .table import Table
-from .verdict import PASSED, Verdict
+from .verdict import Verdict
 
 
 @frozen
