@@ -16,6 +16,7 @@ from .casts import apply_type_cast
 from .fast import all_of
 from .interpreter import node_collector
 from .registry import RULE_KINDS, SHIPPED_KINDS
+from .rules import KindRule
 from .table import Table
 from .refs import Resource, follow_refs
 from .values import BASE_KINDS, base_kind
@@ -45,12 +46,19 @@ class Node:
         object.__setattr__(self, "collect", node_collector(self.entries))
 
     @property
-    def passing_types(self) -> frozenset | None:
-        """The exact types whose values this node passes by their type alone, when its one
-        rule judges by type (a parent then tests them without calling `fits`)."""
-        if len(self.entries) == 1:
-            return getattr(self.entries[0][0], "passing_types", None)
+    def type_rule(self) -> KindRule | None:
+        """The node's one rule when it judges by type alone: the types whose values it
+        passes or refuses outright let a parent skip `fits`, or word a refusal at compile
+        time."""
+        if len(self.entries) == 1 and type(self.entries[0][0]) is KindRule:
+            return self.entries[0][0]
         return None
+
+    @property
+    def passing_types(self) -> frozenset | None:
+        """The exact types whose values this node passes by their type alone."""
+        rule = self.type_rule
+        return None if rule is None else rule.passing_types
 
     @property
     def fits_all(self) -> bool:

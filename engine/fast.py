@@ -40,11 +40,9 @@ def all_of(tests: tuple[Fits, ...]) -> Fits:
     return each_fits
 
 
-def kind_fits(admitted: frozenset, by_type: dict, slow: Callable[[object], bool]) -> Fits:
-    """The kind test: a set look-up by exact type (`admitted`: the types that pass
-    outright); subclasses and narrower kinds go slow."""
-    refused = frozenset(t for t, verdict in by_type.items() if verdict is False)
-
+def kind_fits(admitted: frozenset, refused: frozenset, slow: Callable[[object], bool]) -> Fits:
+    """The kind test: a set look-up by exact type (`admitted` and `refused`: the types that
+    pass or fail outright); subclasses and narrower kinds go slow."""
     def fits(value: object) -> bool:
         kind = type(value)
         if kind in admitted:

@@ -16,7 +16,7 @@ from typing import Callable
 from .rules import NO_MEMBER, Finding
 from .table import Table
 from .verdict import PASSED, Mismatch, Verdict
-from .wording import words_for
+from .wording import host_facts, words_for
 
 Collect = Callable[[object, tuple, "Found"], None]
 
@@ -41,6 +41,12 @@ class Found(list):
         words = self.words.get(code) or words_for(self.table, code)
         self.append(_new_tuple(Mismatch, (path, code, words(facts, path))))
 
+    def add_made(self, mismatch: Mismatch) -> None:
+        """A finding worded when the schema was compiled (see `finding_maker`)."""
+        if len(self) >= self.cap:
+            raise _Enough
+        self.append(mismatch)
+
 
 _new_tuple = tuple.__new__
 
@@ -52,6 +58,24 @@ def found_class(table: Table) -> type[Found]:
         made[Found] = type("Found", (Found,), {"__slots__": (), "cap": table.limit["mismatches"],
                                                "table": table, "words": table.wordings})
     return made[Found]
+
+
+def finding_maker(table: Table) -> Callable[[tuple, str, dict], Mismatch | None]:
+    """`make(path, code, facts)`: a finding worded now, at compile time, for a rule to hand
+    out wherever it is certain (see `root_parts`); None for a code a host's rule kind
+    declares facts for, since its words might read more than the rule knows to be fixed."""
+    made = table.made
+    hosted = made.get(finding_maker)
+    if hosted is None:
+        # Read when the table is first used, as its wordings are.
+        hosted = made[finding_maker] = frozenset(code for code in table.messages_by_code if host_facts(code))
+    wordings = table.wordings
+
+    def make(path: tuple, code: str, facts: dict) -> Mismatch | None:
+        if code in hosted:
+            return None
+        return _new_tuple(Mismatch, (path, code, (wordings.get(code) or words_for(table, code))(facts, path)))
+    return make
 
 
 class Walk:
@@ -97,6 +121,14 @@ def rule_parts(entries: tuple) -> tuple:
                  for rule, stops in entries)
 
 
+def root_parts(entries: tuple, table: Table) -> tuple:
+    """As `rule_parts`, for the root: a rule that has a `root_collect` (a `collect` for the
+    path `()` that hands out findings made at compile time) collects with that instead."""
+    make = finding_maker(table)
+    return tuple((fits, rule.root_collect(make) if hasattr(rule, "root_collect") else collect_rule, stops)
+                 for (fits, collect_rule, stops), (rule, _) in zip(rule_parts(entries), entries))
+
+
 def collect_parts(parts: tuple, value: object, path: tuple, found: Found) -> None:
     """Each rule whose test fails (or that tests its parts itself), in order, until one
     that stops."""
@@ -122,7 +154,7 @@ def root_check(root, table: Table) -> Callable[[object], Verdict]:
     would test them, so that a refusal begins collecting at the rule that failed (the rules
     before it passed, so they have nothing to report)."""
     tests = tuple(rule.fits for rule, _ in root.entries)
-    refused = _refusal(rule_parts(root.entries), table)
+    refused = _refusal(root_parts(root.entries, table), table)
     if not tests:
         return lambda value: PASSED
     if len(tests) == 1:

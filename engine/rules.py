@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from .interpreter import Found
 
 NO_MEMBER: Any = object()
+#: No finding made at compile time (see `root_collect`).
+NOTHING_MADE: dict = {}
+#: `make(path, code, facts)` of `interpreter.finding_maker`: a finding worded at compile time, or None.
+MadeFinding = Callable[[tuple, str, dict], Any]
 _UNKNOWN_TYPE: Any = object()
 
 
@@ -55,10 +59,13 @@ class KindRule:
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     #: The exact Python types whose values pass outright (no narrower kind's test needed).
     passing_types: frozenset = field(init=False, eq=False, repr=False)
+    #: The exact Python types whose values are refused outright, whatever they hold.
+    refused_types: frozenset = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "passing_types", frozenset(t for t, verdict in self.by_type.items() if verdict is True))
-        object.__setattr__(self, "fits", kind_fits(self.passing_types, self.by_type, self._fits_slowly))
+        object.__setattr__(self, "refused_types", frozenset(t for t, verdict in self.by_type.items() if verdict is False))
+        object.__setattr__(self, "fits", kind_fits(self.passing_types, self.refused_types, self._fits_slowly))
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> KindRule | None:
@@ -94,13 +101,17 @@ class KindRule:
             return verdict
         return any(test(value) for test in verdict)
 
-    def collect(self, value: object, path: tuple, found: Found) -> None:
+    def finding(self, value: object) -> tuple[str, dict]:
+        """The code and facts of a finding on a value this rule refuses."""
         facts = {"types": self.types, "value": value}
         if type(value) is str:
             held = text_json(value)
             if held is not None and kind_of(held) in self.natives:
                 facts["json"] = kind_of(held)
-        found.add(path, "kind", facts)
+        return "kind", facts
+
+    def collect(self, value: object, path: tuple, found: Found) -> None:
+        found.add(path, *self.finding(value))
 
 
 @frozen
@@ -172,10 +183,22 @@ class RequiredRule:
             return None
         return cls(tuple((name, *context.property_null_facts(name)) for name in names))
 
-    def collect(self, value: dict, path: tuple, found: Found) -> None:
+    def collect(self, value: dict, path: tuple, found: Found, made: dict = NOTHING_MADE) -> None:
         for name, refuses_null, types in self.names:
             sent = value.get(name, NO_MEMBER)
             if sent is NO_MEMBER:
-                found.add((*path, name), "missing", {"types": types})
+                mismatch = made.get(name)
+                if mismatch is None:
+                    found.add((*path, name), "missing", {"types": types})
+                else:
+                    found.add_made(mismatch)
             elif sent is None and refuses_null:
                 found.add((*path, name), "null", {"types": types})
+
+    def root_collect(self, made_finding: MadeFinding) -> Callable:
+        """`collect` at the root, where what is said of a missing argument depends on
+        nothing sent: each is worded at compile time."""
+        made = {name: mismatch for name, _, types in self.names
+                if (mismatch := made_finding((name,), "missing", {"types": types})) is not None}
+        collect = self.collect
+        return lambda value, path, found: collect(value, path, found, made)

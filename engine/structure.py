@@ -9,13 +9,16 @@ from attrs import field, frozen
 
 from .casts import apply_type_cast
 from .fast import elements_fits, members_fits
-from .rules import KindRule
+from .rules import NOTHING_MADE, KindRule, MadeFinding
 from .suggest import closest_name
 from .values import LIST_TYPES, kind_of
 
 if TYPE_CHECKING:
     from .compiler import Node, NodeContext
     from .interpreter import Found
+
+#: Values of the kinds whose findings never quote what they hold (see `root_collect`).
+_STRUCTURE_SAMPLES = ([], {})
 
 
 @frozen
@@ -57,7 +60,7 @@ class MembersRule:
         """The node an argument is checked against; None for none; False when refused."""
         return self.by_name.get(key, False if self.closed else self.extra)
 
-    def collect(self, value: dict, path: tuple, found: Found) -> None:
+    def collect(self, value: dict, path: tuple, found: Found, made: dict = NOTHING_MADE) -> None:
         if not isinstance(value, dict):
             return
         lookup, undeclared = self.by_name.get, False if self.closed else self.extra
@@ -71,7 +74,26 @@ class MembersRule:
                 facts = {"allowed": self.names, "closest": closest_name(key, self.names)}
                 found.add((*path, key), "additional", facts)
             elif node is not None and not node.fits(item):
-                node.collect(item, (*path, key), found)
+                mismatch = made.get((key, type(item))) if made else None
+                if mismatch is None:
+                    node.collect(item, (*path, key), found)
+                else:
+                    found.add_made(mismatch)
+
+    def root_collect(self, made_finding: MadeFinding) -> Callable:
+        """`collect` at the root, where what is said of an argument refused by its type
+        alone (a list or an object where its property admits neither) depends on nothing
+        else sent: each such finding is worded at compile time."""
+        made = {}
+        for name in self.passing:  # the arguments judged by their type alone
+            rule = self.by_name[name].type_rule
+            for sample in _STRUCTURE_SAMPLES:
+                if type(sample) in rule.refused_types:
+                    mismatch = made_finding((name,), *rule.finding(sample))
+                    if mismatch is not None:
+                        made[(name, type(sample))] = mismatch
+        collect = self.collect
+        return lambda value, path, found: collect(value, path, found, made)
 
     def cast(self, value: object, caster) -> object:
         if not isinstance(value, dict):

@@ -93,8 +93,14 @@ def words_for(table: Table, code: str) -> Words:
     return words
 
 
+def host_facts(code: str) -> set[str]:
+    """The facts hosts' rule kinds declare for findings of `code`: texts the engine does not
+    make (or makes otherwise) from them."""
+    return {fact for kind in RULE_KINDS.values() if code in kind.codes for fact in kind.facts}
+
+
 def _make_words(table: Table, code: str) -> Words:
-    host_facts = {fact for kind in RULE_KINDS.values() if code in kind.codes for fact in kind.facts}
+    host_facts_of_code = host_facts(code)
     namespace = _namespace(table)
     slots: dict[str, str] = {}
     body: list[str] = []
@@ -103,7 +109,7 @@ def _make_words(table: Table, code: str) -> Words:
         if name not in slots:
             slot = slots[name] = f"t_{len(slots)}"
             lines: tuple[str, ...] = ENGINE_TEXTS.get(name, ())
-            if name in host_facts or not lines:
+            if name in host_facts_of_code or not lines:
                 # A host's fact of an engine text's name is its own text, the engine's where absent.
                 namespace[f"host_{slot}"] = _host_text(name)
                 lines = (f"OUT = host_{slot}(facts)", *(("if OUT is None:", *("    " + line for line in lines)) if lines else ()))
@@ -113,7 +119,7 @@ def _make_words(table: Table, code: str) -> Words:
         return slots[name]
 
     # The argument is always named (the engine's text of it is never None).
-    always_known = {text_slot("argument")} if "argument" not in host_facts else set()
+    always_known = {text_slot("argument")} if "argument" not in host_facts_of_code else set()
     branches = []
     for index, entry in enumerate(table.messages_by_code[code]):
         parsed = list(Formatter().parse(entry.template))
