@@ -151,7 +151,7 @@ class Compilation:
         # never shares objects, so what coverage counts is unchanged.)
         if not isinstance(schema, dict):
             return self._node(schema, depth, pointer, resource)
-        if self.leaf_keys is not None and self.leaf_keys.issuperset(schema):
+        if self.judged_plain_leaf(schema, depth):
             return self._plain_leaf(schema, depth, pointer, resource)
         key = (id(schema), depth, id(resource.schema))
         if key not in self.seen:
@@ -175,14 +175,19 @@ class Compilation:
                 entries.append((rule, entry.stops))
         return Node(entries, None, context.types or None, context.admitted_kinds or frozenset())
 
+    def judged_plain_leaf(self, schema: dict, depth: int) -> bool:
+        """Whether a schema is only a type the table declares (or none) and annotations,
+        within the depth limit: no skip of the table applies to it."""
+        if self.leaf_keys is None or not self.leaf_keys.issuperset(schema) or depth > self.table.limit["depth"]:
+            return False
+        types = declared_types(schema)
+        return types is None or (types != () and self.table.type_names.issuperset(types))
+
     def _plain_leaf(self, schema: dict, depth: int, pointer: str, resource: Resource) -> Node:
         """A schema of only a type and annotations (most properties are) compiles to a
         node that depends on its declared types alone: one per table and types serves every
         schema. Only types the table declares are shared, so what is kept stays bounded."""
         types = declared_types(schema)
-        if types == () or depth > self.table.limit["depth"] or \
-                (types is not None and not self.table.type_names.issuperset(types)):
-            return self._node(schema, depth, pointer, resource)
         made, key = self.table.made, ("plain leaf", types)
         if key not in made:
             made[key] = self._node(schema, depth, pointer, resource)
@@ -264,13 +269,15 @@ class NodeContext:
         """
         properties = self.node.get("properties")
         schema = properties.get(name) if isinstance(properties, dict) else None
-        for _ in range(2):  # the property schema, then what its `$ref` leads to
-            if not isinstance(schema, dict) or skip_reason(schema, self.table, self.depth + 1, self.resource):
-                return False, ()
-            if "$ref" not in schema:
-                break
-            found = follow_refs(schema, self.resource, "")
-            schema = found[0] if found else None
+        # A plain property is judged (no skip applies), so the skips need not be tried.
+        if not (isinstance(schema, dict) and self.compilation.judged_plain_leaf(schema, self.depth + 1)):
+            for _ in range(2):  # the property schema, then what its `$ref` leads to
+                if not isinstance(schema, dict) or skip_reason(schema, self.table, self.depth + 1, self.resource):
+                    return False, ()
+                if "$ref" not in schema:
+                    break
+                found = follow_refs(schema, self.resource, "")
+                schema = found[0] if found else None
         types = declared_types(schema) or ()
         natives = [e.native for t in types if (e := self.table.type_by_name.get(t))]
         refuses = bool(types) and "null" not in natives and schema.get("nullable") is not True

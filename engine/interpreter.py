@@ -42,7 +42,7 @@ class Found(list):
         self.append(_new_tuple(Mismatch, (path, code, words(facts, path))))
 
     def add_made(self, mismatch: Mismatch) -> None:
-        """A finding worded when the schema was compiled (see `finding_maker`)."""
+        """A finding worded when the schema was compiled (see `root_parts`)."""
         if len(self) >= self.cap:
             raise _Enough
         self.append(mismatch)
@@ -60,22 +60,18 @@ def found_class(table: Table) -> type[Found]:
     return made[Found]
 
 
-def finding_maker(table: Table) -> Callable[[tuple, str, dict], Mismatch | None]:
-    """`make(path, code, facts)`: a finding worded now, at compile time, for a rule to hand
-    out wherever it is certain (see `root_parts`); None for a code a host's rule kind
-    declares facts for, since its words might read more than the rule knows to be fixed."""
+def words_maker(table: Table) -> Callable[[str], Callable | None]:
+    """`words_of(code)`: the table's words for findings of `code`, for a rule to word at
+    compile time what it can hand out wherever it is certain (see `root_parts`); None for a
+    code a host's rule kind declares facts for, since its words might read more than the
+    rule knows to be fixed."""
     made = table.made
-    hosted = made.get(finding_maker)
+    hosted = made.get(words_maker)
     if hosted is None:
         # Read when the table is first used, as its wordings are.
-        hosted = made[finding_maker] = frozenset(code for code in table.messages_by_code if host_facts(code))
+        hosted = made[words_maker] = frozenset(code for code in table.messages_by_code if host_facts(code))
     wordings = table.wordings
-
-    def make(path: tuple, code: str, facts: dict) -> Mismatch | None:
-        if code in hosted:
-            return None
-        return _new_tuple(Mismatch, (path, code, (wordings.get(code) or words_for(table, code))(facts, path)))
-    return make
+    return lambda code: None if code in hosted else wordings.get(code) or words_for(table, code)
 
 
 class Walk:
@@ -124,8 +120,8 @@ def rule_parts(entries: tuple) -> tuple:
 def root_parts(entries: tuple, table: Table) -> tuple:
     """As `rule_parts`, for the root: a rule that has a `root_collect` (a `collect` for the
     path `()` that hands out findings made at compile time) collects with that instead."""
-    make = finding_maker(table)
-    return tuple((fits, rule.root_collect(make) if hasattr(rule, "root_collect") else collect_rule, stops)
+    words_of = words_maker(table)
+    return tuple((fits, rule.root_collect(words_of) if hasattr(rule, "root_collect") else collect_rule, stops)
                  for (fits, collect_rule, stops), (rule, _) in zip(rule_parts(entries), entries))
 
 

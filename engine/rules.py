@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple
 from attrs import field, frozen
 
 from .fast import enum_fits, kind_fits, required_fits
+from .verdict import Mismatch
 from .values import (KIND_BY_TYPE, REFINED_KINDS, Unjudged, base_kind, json_equal, kind_of,
                      loose_form, text_json)
 
@@ -24,8 +25,11 @@ if TYPE_CHECKING:
 NO_MEMBER: Any = object()
 #: No finding made at compile time (see `root_collect`).
 NOTHING_MADE: dict = {}
-#: `make(path, code, facts)` of `interpreter.finding_maker`: a finding worded at compile time, or None.
-MadeFinding = Callable[[tuple, str, dict], Any]
+#: `interpreter.words_maker`'s `words_of(code)`: the words of a code, or None.
+WordsOf = Callable[[str], Any]
+_new_tuple = tuple.__new__
+#: Values of the kinds whose findings never quote what they hold.
+_STRUCTURE_SAMPLES = ([], {})
 _UNKNOWN_TYPE: Any = object()
 
 
@@ -61,11 +65,16 @@ class KindRule:
     passing_types: frozenset = field(init=False, eq=False, repr=False)
     #: The exact Python types whose values are refused outright, whatever they hold.
     refused_types: frozenset = field(init=False, eq=False, repr=False)
+    #: Per list or object type it refuses, the facts of its `kind` finding, the same
+    #: whatever the list or object holds.
+    structure_findings: dict = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "passing_types", frozenset(t for t, verdict in self.by_type.items() if verdict is True))
         object.__setattr__(self, "refused_types", frozenset(t for t, verdict in self.by_type.items() if verdict is False))
         object.__setattr__(self, "fits", kind_fits(self.passing_types, self.refused_types, self._fits_slowly))
+        object.__setattr__(self, "structure_findings", {type(sample): self.finding(sample)[1] for sample in
+                                                        _STRUCTURE_SAMPLES if type(sample) in self.refused_types})
 
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> KindRule | None:
@@ -195,10 +204,15 @@ class RequiredRule:
             elif sent is None and refuses_null:
                 found.add((*path, name), "null", {"types": types})
 
-    def root_collect(self, made_finding: MadeFinding) -> Callable:
+    def root_collect(self, words_of: WordsOf) -> Callable:
         """`collect` at the root, where what is said of a missing argument depends on
         nothing sent: each is worded at compile time."""
-        made = {name: mismatch for name, _, types in self.names
-                if (mismatch := made_finding((name,), "missing", {"types": types})) is not None}
+        words = words_of("missing")
+        if words is None:
+            return self.collect
+        made = {}
+        for name, _, types in self.names:
+            path = (name,)
+            made[name] = _new_tuple(Mismatch, (path, "missing", words({"types": types}, path)))
         collect = self.collect
         return lambda value, path, found: collect(value, path, found, made)

@@ -9,16 +9,16 @@ from attrs import field, frozen
 
 from .casts import apply_type_cast
 from .fast import elements_fits, members_fits
-from .rules import NOTHING_MADE, KindRule, MadeFinding
+from .rules import NOTHING_MADE, KindRule, WordsOf
 from .suggest import closest_name
 from .values import LIST_TYPES, kind_of
+from .verdict import Mismatch
 
 if TYPE_CHECKING:
     from .compiler import Node, NodeContext
     from .interpreter import Found
 
-#: Values of the kinds whose findings never quote what they hold (see `root_collect`).
-_STRUCTURE_SAMPLES = ([], {})
+_new_tuple = tuple.__new__
 
 
 @frozen
@@ -80,18 +80,15 @@ class MembersRule:
                 else:
                     found.add_made(mismatch)
 
-    def root_collect(self, made_finding: MadeFinding) -> Callable:
+    def root_collect(self, words_of: WordsOf) -> Callable:
         """`collect` at the root, where what is said of an argument refused by its type
         alone (a list or an object where its property admits neither) depends on nothing
         else sent: each such finding is worded at compile time."""
-        made = {}
-        for name in self.passing:  # the arguments judged by their type alone
-            rule = self.by_name[name].type_rule
-            for sample in _STRUCTURE_SAMPLES:
-                if type(sample) in rule.refused_types:
-                    mismatch = made_finding((name,), *rule.finding(sample))
-                    if mismatch is not None:
-                        made[(name, type(sample))] = mismatch
+        made, words = {}, words_of("kind")
+        for name in self.passing if words is not None else ():  # the arguments judged by their type alone
+            for kind, facts in self.by_name[name].entries[0][0].structure_findings.items():
+                path = (name,)
+                made[(name, kind)] = _new_tuple(Mismatch, (path, "kind", words(facts, path)))
         collect = self.collect
         return lambda value, path, found: collect(value, path, found, made)
 
