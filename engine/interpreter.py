@@ -4,6 +4,12 @@ functions built at compile time, which descend only where a child's test fails a
 each finding with its path, worded by the table; the walk stops at the first finding past
 the table's cap, so a million mismatches cost what eleven do.
 
+What a finding says is most often fixed by the schema alone: at the root, a required
+argument missing, or a list or object sent where a property admits neither, is said the
+same whatever was sent. The root's rules word those findings when the schema is compiled
+(`root_collect`), and a refusal hands them out again, as a compiled validator has its
+messages written into its code.
+
 A host's rule kind may instead yield `Finding`s from `findings(value, walk)`; `Walk` gives
 it the same means (report, descend, visit) over the same list.
 """
@@ -186,13 +192,21 @@ def root_check(root, table: Table) -> Callable[[object], Verdict]:
 def _refusal(parts: tuple, table: Table) -> Callable[[object, int], Verdict]:
     """The verdict on a value whose root rule `start` failed: the mismatches of that rule
     and those after it, at most the table's cap, worded (PASSED if they find nothing)."""
-    found_type, from_rule = found_class(table), tuple(parts[start:] for start in range(len(parts)))
+    found_type, from_rule = found_class(table), tuple(_parts_collector(parts[start:]) for start in range(len(parts)))
 
     def refused(value: object, start: int) -> Verdict:
         found = found_type()
         try:
-            collect_parts(from_rule[start], value, (), found)
+            from_rule[start](value, (), found)
         except _Enough:
             return _new_tuple(Verdict, (False, tuple(found), True))
         return _new_tuple(Verdict, (False, tuple(found), False)) if found else PASSED
     return refused
+
+
+def _parts_collector(parts: tuple) -> Collect:
+    """`collect_parts` over `parts`; a last rule that tests its parts itself (members, most
+    often) is called straight away."""
+    if len(parts) == 1 and parts[0][0] is None:
+        return parts[0][1]
+    return partial(collect_parts, parts)
