@@ -152,7 +152,7 @@ class Compilation:
         if not isinstance(schema, dict):
             return self._node(schema, depth, pointer, resource)
         if self.judged_plain_leaf(schema, depth):
-            return self._plain_leaf(schema, depth, pointer, resource)
+            return self.plain_leaf(schema, depth, pointer, resource)
         key = (id(schema), depth, id(resource.schema))
         if key not in self.seen:
             self.seen[key] = self._node(schema, depth, pointer, resource)
@@ -183,7 +183,7 @@ class Compilation:
         types = declared_types(schema)
         return types is None or (types != () and self.table.type_names.issuperset(types))
 
-    def _plain_leaf(self, schema: dict, depth: int, pointer: str, resource: Resource) -> Node:
+    def plain_leaf(self, schema: dict, depth: int, pointer: str, resource: Resource) -> Node:
         """A schema of only a type and annotations (most properties are) compiles to a
         node that depends on its declared types alone: one per table and types serves every
         schema. Only types the table declares are shared, so what is kept stays bounded."""
@@ -241,8 +241,12 @@ class NodeContext:
 
     def child(self, schema: object, *keys: object) -> Node:
         """The compiled node of a subschema one level down (`keys` lead to it)."""
+        compilation, depth = self.compilation, self.depth + 1
+        if type(schema) is dict and compilation.judged_plain_leaf(schema, depth):
+            # Shared by every schema, a plain leaf keeps no pointer of its own: none is built.
+            return compilation.plain_leaf(schema, depth, self.pointer, self.resource)
         pointer = self.pointer + "".join("/" + _step(key) for key in keys)
-        return self.compilation.node(schema, self.depth + 1, pointer, self.resource)
+        return compilation.node(schema, depth, pointer, self.resource)
 
     def referenced(self) -> Node | None:
         """The compiled target of this node's `$ref`, at this node's depth."""
