@@ -84,9 +84,12 @@ class MembersRule:
         """`collect` at the root, where what is said of an argument refused by its type
         alone (a list or an object where its property admits neither) depends on nothing
         else sent: each such finding is worded at compile time."""
-        made, words = {}, words_of("kind")
-        for name in self.passing if words is not None else ():  # the arguments judged by their type alone
-            for kind, facts in self.by_name[name].entries[0][0].structure_findings.items():
+        words = words_of("kind")
+        if words is None:
+            return self.collect
+        made = {}
+        for name in self.passing:  # the arguments judged by their type alone
+            for kind, facts in self.by_name[name].type_rule.structure_findings.items():
                 path = (name,)
                 made[(name, kind)] = _new_tuple(Mismatch, (path, "kind", words(facts, path)))
         collect = self.collect
