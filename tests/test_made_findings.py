@@ -72,10 +72,10 @@ def test_a_finding_made_at_compile_time_is_handed_out_again_and_only_at_the_root
     assert nested_kind is not nested_again  # below the root, the path is not fixed: worded per check
 
 
-class HintedKindRule:
-    """A host's rule kind that reports `kind` findings with a fact of its own."""
+class HintedRule:
+    """A host's rule kind that reports findings of an engine's code with a fact of its own."""
 
-    codes = ("kind",)
+    codes: tuple = ()
     facts = ("hint",)
 
     @classmethod
@@ -85,21 +85,25 @@ class HintedKindRule:
     fits = staticmethod(lambda value: True)
 
     def collect(self, value, path, found):  # pragma: no cover - never compiled from a node
-        found.add(path, "kind", {"hint": "h"})
+        found.add(path, self.codes[0], {"hint": "h"})
 
 
-def test_a_code_a_hosts_rule_kind_declares_facts_for_is_worded_at_every_check(tmp_path):
-    engine.register_rule_kind("test-hinted-kind", HintedKindRule)
+@pytest.mark.parametrize("hinted", ["kind", "missing"])
+def test_a_code_a_hosts_rule_kind_declares_facts_for_is_worded_at_every_check(tmp_path, hinted):
+    engine.register_rule_kind("test-hinted", type("Hinted", (HintedRule,), {"codes": (hinted,)}))
     try:
         (tmp_path / "hinted.rules").write_text(
-            'table hinted extends adr246\n\nmessage kind with hint  "{argument}: {hint}."\n')
+            f'table hinted extends adr246\n\nmessage {hinted} with hint  "{{argument}}: {{hint}}."\n')
         compiled = engine.compile_schema(SCHEMA, engine.load_table(tmp_path / "hinted.rules"))
         first, again = (compiled.check({"string_arg": sent, "nested": {"deep": 1}}) for sent in ([1], [2]))
         assert first == again == walked(compiled, {"string_arg": [1], "nested": {"deep": 1}})
-        assert first.mismatches[-1].code == "kind" and first.mismatches[-1] is not again.mismatches[-1]
-        assert first.mismatches[0] is again.mismatches[0]  # `missing` has no host fact: made once
+        by_code = {m.code: (m, m_again) for m, m_again in zip(first.mismatches, again.mismatches)}
+        assert set(by_code) == {"kind", "missing"}
+        for code, (mismatch, mismatch_again) in by_code.items():
+            # What no host's fact can change is made once; the rest is worded at each check.
+            assert (mismatch is mismatch_again) == (code != hinted), code
     finally:
-        del engine.registry.RULE_KINDS["test-hinted-kind"]
+        del engine.registry.RULE_KINDS["test-hinted"]
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
