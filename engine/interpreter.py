@@ -22,6 +22,7 @@ from typing import Callable
 from .rules import NO_MEMBER, Finding
 from .table import Table
 from .verdict import PASSED, Mismatch, Verdict
+from .verdict import new_tuple as _new_tuple
 from .wording import host_facts, words_for
 
 Collect = Callable[[object, tuple, "Found"], None]
@@ -54,7 +55,6 @@ class Found(list):
         self.append(mismatch)
 
 
-_new_tuple = tuple.__new__
 
 
 def found_class(table: Table) -> type[Found]:

@@ -15,6 +15,7 @@ from attrs import field, frozen
 
 from .fast import enum_fits, kind_fits, required_fits
 from .verdict import Mismatch
+from .verdict import new_tuple as _new_tuple
 from .values import (KIND_BY_TYPE, REFINED_KINDS, Unjudged, base_kind, json_equal, kind_of,
                      loose_form, text_json)
 
@@ -27,10 +28,14 @@ NO_MEMBER: Any = object()
 NOTHING_MADE: dict = {}
 #: `interpreter.words_maker`'s `words_of(code)`: the words of a code, or None.
 WordsOf = Callable[[str], Any]
-_new_tuple = tuple.__new__
 #: Values of the kinds whose findings never quote what they hold.
 _STRUCTURE_SAMPLES = ([], {})
 _UNKNOWN_TYPE: Any = object()
+
+
+def collect_with(collect: Callable, made: dict) -> Callable:
+    """A rule's `collect` at the root, handing out the findings in `made` (see `root_collect`)."""
+    return lambda value, path, found: collect(value, path, found, made)
 
 
 class Finding(NamedTuple):
@@ -214,5 +219,4 @@ class RequiredRule:
         for name, _, types in self.names:
             path = (name,)
             made[name] = _new_tuple(Mismatch, (path, "missing", words({"types": types}, path)))
-        collect = self.collect
-        return lambda value, path, found: collect(value, path, found, made)
+        return collect_with(self.collect, made)

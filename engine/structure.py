@@ -9,16 +9,15 @@ from attrs import field, frozen
 
 from .casts import apply_type_cast
 from .fast import elements_fits, members_fits
-from .rules import NOTHING_MADE, KindRule, WordsOf
+from .rules import NOTHING_MADE, KindRule, WordsOf, collect_with
 from .suggest import closest_name
 from .values import LIST_TYPES, kind_of
 from .verdict import Mismatch
+from .verdict import new_tuple as _new_tuple
 
 if TYPE_CHECKING:
     from .compiler import Node, NodeContext
     from .interpreter import Found
-
-_new_tuple = tuple.__new__
 
 
 @frozen
@@ -92,8 +91,7 @@ class MembersRule:
             for kind, facts in self.by_name[name].type_rule.structure_findings.items():
                 path = (name,)
                 made[(name, kind)] = _new_tuple(Mismatch, (path, "kind", words(facts, path)))
-        collect = self.collect
-        return lambda value, path, found: collect(value, path, found, made)
+        return collect_with(self.collect, made)
 
     def cast(self, value: object, caster) -> object:
         if not isinstance(value, dict):

@@ -19,6 +19,7 @@ from .schema import CompiledSchema, SchemaCache, resolve_table
 from .suggest import closest_name
 from .table import Table
 from .verdict import Mismatch, Verdict
+from .verdict import new_tuple as _new_tuple
 
 
 @frozen
@@ -83,7 +84,6 @@ class Toolset:
 
 
 SHARED_CACHE = SchemaCache()
-_new_tuple = tuple.__new__  # a named tuple made without its generated __new__
 
 
 def as_call(item: Call | Mapping) -> Call:
