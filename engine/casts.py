@@ -17,6 +17,8 @@ from typing import Callable
 
 from attrs import field, frozen
 
+from .drafts import Draft
+from .exact import type_verdict
 from .values import kind_of, text_json, text_number
 
 NOT_CAST: object = object()
@@ -76,17 +78,20 @@ CASTS: dict[str, tuple[Callable[[object], bool], Callable[[object], object]]] = 
 }
 
 
+_KIND_OF_TYPE = {"string": "text", "integer": "number", "number": "number", "boolean": "boolean",
+                 "array": "list", "object": "object", "null": "null"}
 #: JSON text is cast to a list or object only where the table admits such text.
 _JSON_TEXT_KIND = {"array": "list-json-text", "object": "object-json-text"}
 
 
 def cast_to_types(types: tuple[str, ...], value: object, admitted: frozenset[str]) -> object:
-    """The value cast to the first declared type that has an exact cast for it; the value
-    itself when it already is of a declared type (or null); NOT_CAST when nothing fits."""
-    known = [CASTS[name] for name in types if name in CASTS]
-    if value is None or len(known) < len(types) or any(is_of(value) for is_of, _ in known):
-        return value
-    for name in types:
+    """The value cast to the first declared type that has an exact cast for it, those made
+    for its own kind first (5.0 becomes 5 rather than "5.0"); NOT_CAST when none has, or a
+    declared type has no exact casts at all (a table's own type name)."""
+    if any(name not in CASTS for name in types):
+        return NOT_CAST
+    kind = kind_of(value)
+    for name in sorted(types, key=lambda name: _KIND_OF_TYPE.get(name) != kind):
         if name in _JSON_TEXT_KIND and _JSON_TEXT_KIND[name] not in admitted:
             continue
         cast = CASTS[name][1](value)
@@ -95,13 +100,62 @@ def cast_to_types(types: tuple[str, ...], value: object, admitted: frozenset[str
     return NOT_CAST
 
 
-def apply_type_cast(types: tuple[str, ...], value: object, admitted: frozenset[str], caster) -> object:
-    """`cast_to_types`, noting on the caster whether the value changed or was left as sent."""
-    cast = cast_to_types(types, value, admitted)
-    if cast is value:
+@frozen
+class Casting:
+    """How a node of a tree compiled for casts casts: its exact judge (see `exact`), whether
+    casts below it (members, elements, a `$ref`'s target, a union's branch) are safe, and the
+    draft its declared types are read by."""
+
+    judge: Callable[[object], bool | None]
+    below: bool
+    draft: Draft
+
+
+def cast_node(node, value: object, caster: Caster) -> object:
+    """A value cast as a node allows. A value the node's judge finds valid as sent is handed
+    back as it is; one it finds invalid is cast itself (to a declared type, to an enum
+    member's own spelling) only where the node's judge finds the cast value valid; below a
+    node, each member or element is cast by its own node where casting below is safe."""
+    casting = node.casting
+    if casting is None:
         return value
-    caster.note(cast is not NOT_CAST)
-    return value if cast is NOT_CAST else cast
+    verdict = casting.judge(value)
+    if verdict is True:
+        return value
+    if verdict is False and value is not None:
+        itself = _cast_itself(node, value, casting.draft)
+        if itself is not value:
+            probe = caster.probe()
+            cast = _cast_below(node, itself, probe) if casting.below else itself
+            if casting.judge(cast) is True:
+                caster.note(True)
+                caster.merge(probe)
+                return cast
+        if node.types and type_verdict(node.types, value, casting.draft) is False:
+            caster.note(False)
+            return value
+    return _cast_below(node, value, caster) if casting.below else value
+
+
+def _cast_itself(node, value: object, draft: Draft) -> object:
+    cast = value
+    if node.types and type_verdict(node.types, value, draft) is False:
+        cast = cast_to_types(node.types, value, node.admitted)
+        if cast is NOT_CAST:
+            return value
+    for rule, _ in node.entries:
+        spelled = getattr(rule, "cast_value", None)
+        if spelled is not None:
+            cast = spelled(cast)
+    return cast
+
+
+def _cast_below(node, value: object, caster: Caster) -> object:
+    for rule, _ in node.entries:
+        below = getattr(rule, "cast", None)
+        if below is not None:
+            value = below(value, caster)
+    return value
 
 
 @frozen
@@ -127,6 +181,16 @@ class Caster:
     def note(self, changed: bool) -> None:
         where = tuple(self.path)
         (self.changed if changed else self.not_cast).append(where)
+
+    def probe(self) -> Caster:
+        """A caster for a cast that may yet be dropped: what it notes counts once merged."""
+        probe = Caster()
+        probe.path = list(self.path)
+        return probe
+
+    def merge(self, probe: Caster) -> None:
+        self.changed.extend(probe.changed)
+        self.not_cast.extend(probe.not_cast)
 
     def below(self, key: str | int, node, value: object) -> object:
         self.path.append(key)

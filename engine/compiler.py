@@ -12,13 +12,15 @@ from typing import Any, Callable
 
 from attrs import field, frozen
 
-from .casts import apply_type_cast
+from .casts import Casting, cast_node
+from .drafts import Draft, draft_of, switches_draft
+from .exact import casts_below, exact_judge
 from .fast import all_of
 from .interpreter import node_collector
+from .refs import JUDGING_KEYWORDS, RefScope, containers, pointers_by_node, root_scope
 from .registry import RULE_KINDS, SHIPPED_KINDS
 from .rules import KindRule
 from .table import Table
-from .refs import Resource, follow_refs
 from .values import BASE_KINDS, base_kind
 
 #: Keywords that make a union branch more than a plain typed node.
@@ -38,6 +40,7 @@ class Node:
     skipped: str | None = None
     types: tuple[str, ...] | None = None
     admitted: frozenset[str] = frozenset()
+    casting: Casting | None = None  # in a tree compiled for casts
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     collect: Callable = field(init=False, eq=False, repr=False)
 
@@ -70,13 +73,8 @@ class Node:
         return not self.entries and not self.types
 
     def cast(self, value: object, caster) -> object:
-        """The value with the exact casts this node and those below it allow."""
-        if self.types:
-            value = apply_type_cast(self.types, value, self.admitted, caster)
-        for rule, _ in self.entries:
-            if hasattr(rule, "cast"):
-                value = rule.cast(value, caster)
-        return value
+        """The value with the exact casts this node and those below it allow (see `casts`)."""
+        return cast_node(self, value, caster)
 
 
 def declared_types(node: dict) -> tuple[str, ...] | None:
@@ -91,12 +89,12 @@ def declared_types(node: dict) -> tuple[str, ...] | None:
     return ()
 
 
-def _unknown_type(node: dict, table: Table, resource: Resource) -> bool:
+def _unknown_type(node: dict, table: Table, compilation: Compilation, scope: RefScope) -> bool:
     return any(name not in table.type_by_name for name in declared_types(node) or ())
 
 
-def _plain_branch(branch: object, table: Table, resource: Resource) -> bool:
-    found = follow_refs(branch, resource, "")
+def _plain_branch(branch: object, table: Table, compilation: Compilation, scope: RefScope) -> bool:
+    found = compilation.followed(branch, scope.within(branch))
     if found is None or not isinstance(found[0], dict):
         return False
     target = found[0]
@@ -105,75 +103,95 @@ def _plain_branch(branch: object, table: Table, resource: Resource) -> bool:
         and not any(keyword in target for keyword in (*UNION_BREAKERS, *table.skip_keywords))
 
 
-def _mixed_union(node: dict, table: Table, resource: Resource) -> bool:
+def _mixed_union(node: dict, table: Table, compilation: Compilation, scope: RefScope) -> bool:
     unions = [node[k] for k in ("anyOf", "oneOf") if k in node]
-    return any(type(u) is not list or not u or not all(_plain_branch(b, table, resource) for b in u)
+    return any(type(u) is not list or not u or not all(_plain_branch(b, table, compilation, scope) for b in u)
                for u in unions)
 
 
-TRIGGERS: dict[str, Callable[[dict, Table, Resource], bool]] = {
-    "malformed-type": lambda node, table, resource: declared_types(node) == (),
+def _unresolved_ref(node: dict, table: Table, compilation: Compilation, scope: RefScope) -> bool:
+    return "$ref" in node and compilation.followed(node, scope) is None
+
+
+TRIGGERS: dict[str, Callable[[dict, Table, Compilation, RefScope], bool]] = {
+    "malformed-type": lambda node, table, compilation, scope: declared_types(node) == (),
     "unknown-type": _unknown_type,
-    "unresolved-ref": lambda node, table, resource: "$ref" in node and follow_refs(node, resource, "") is None,
+    "unresolved-ref": _unresolved_ref,
     "mixed-union": _mixed_union,
 }
 
 
-def skip_reason(node: object, table: Table, depth: int, resource: Resource | None = None) -> str | None:
-    """Why a schema node is not judged (the first trigger of the table that applies)."""
+def skip_reason(node: object, compilation: Compilation, depth: int, scope: RefScope) -> str | None:
+    """Why a schema node is not judged: not an object, too deep, read as another draft (its
+    own `$schema`), or the first trigger of the table that applies."""
     if not isinstance(node, dict):
         return "not-object"
+    table = compilation.table
     if depth > table.limit["depth"]:
         return "depth"
-    resource = resource or Resource(node, "#")
+    if switches_draft(node, compilation.draft):
+        return "other-draft"
     for entry in table.skips:
         if entry.trigger == "keyword":
             if entry.argument in node:
                 return entry.argument
-        elif entry.trigger in TRIGGERS and TRIGGERS[entry.trigger](node, table, resource):
+        elif entry.trigger in TRIGGERS and TRIGGERS[entry.trigger](node, table, compilation, scope):
             return entry.trigger
     return None
 
 
 class Compilation:
-    """One schema being compiled: its table, the `$ref` targets compiled so far, and (for
-    coverage) every node visited with why it was skipped, if it was."""
+    """One schema being compiled: its table and draft, the `$ref` targets compiled so far,
+    and (for coverage) every node visited with why it was skipped, if it was.
 
-    def __init__(self, table: Table, visits: list | None = None, for_casts: bool = False):
-        self.table, self.visits, self.for_casts = table, visits, for_casts
+    Following references is bounded by the schema's size: past a budget of nodes compiled
+    (a multiple of the schema's objects and lists), a reference is not followed but skipped,
+    so that many references to the root, or a long chain, cannot make compiling slow."""
+
+    #: Nodes compiled per object or list of the schema before references are skipped.
+    REF_BUDGET_PER_NODE = 8
+    REF_BUDGET_FLOOR = 256
+
+    def __init__(self, root: object, table: Table, visits: list | None = None, for_casts: bool = False):
+        self.root, self.table, self.visits, self.for_casts = root, table, visits, for_casts
+        self.draft: Draft = draft_of(root)
         self.targets: dict[tuple, Node] = {}
         self.seen: dict[tuple, Node] = {}
+        self.chains: dict[tuple, tuple | None] = {}
+        self.compiled = 0
+        self.ref_budget: int | None = None  # set when the first reference is followed
+        self.pointers: dict[int, str] | None = None
         self.leaf_keys = None if visits is not None else plain_leaf_keys(table)
 
-    def node(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
+    def node(self, schema: object, depth: int, pointer: str, scope: RefScope) -> Node:
         # One schema object met again at the same depth compiles alike: a Python object that
         # contains itself twice would otherwise unroll into 2 ** depth nodes. (JSON text
         # never shares objects, so what coverage counts is unchanged.)
         if not isinstance(schema, dict):
-            return self._node(schema, depth, pointer, resource)
+            return self._node(schema, depth, pointer, scope)
         if self.judged_plain_leaf(schema, depth):
-            return self.plain_leaf(schema, depth, pointer, resource)
-        key = (id(schema), depth, id(resource.schema))
+            return self.plain_leaf(schema, depth, pointer, scope)
+        key = (id(schema), depth, id(scope))
         if key not in self.seen:
-            self.seen[key] = self._node(schema, depth, pointer, resource)
+            self.seen[key] = self._node(schema, depth, pointer, scope)
         return self.seen[key]
 
-    def _node(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
-        if isinstance(schema, dict) and isinstance(schema.get("$id"), str) and \
-                not schema["$id"].startswith("#") and pointer != resource.pointer:
-            resource = Resource(schema, pointer)
-        reason = skip_reason(schema, self.table, depth, resource)
+    def _node(self, schema: object, depth: int, pointer: str, scope: RefScope) -> Node:
+        self.compiled += 1
+        reason = skip_reason(schema, self, depth, scope)
         if self.visits is not None:
             self.visits.append((pointer, reason))
         if reason is not None:
             return Node(skipped=reason)
-        context = NodeContext(schema, self, depth, pointer, resource)  # type: ignore[arg-type]
+        context = NodeContext(schema, self, depth, pointer, scope)  # type: ignore[arg-type]
         entries = []
         for entry in self.table.rules:
             rule = RULE_KINDS[entry.kind].from_node(schema, context)
             if rule is not None:
                 entries.append((rule, entry.stops))
-        return Node(entries, None, context.types or None, context.admitted_kinds or frozenset())
+        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema), self.draft) \
+            if self.for_casts else None
+        return Node(entries, None, context.types or None, context.admitted_kinds or frozenset(), casting)
 
     def judged_plain_leaf(self, schema: dict, depth: int) -> bool:
         """Whether a schema is only a type the table declares (or none) and annotations,
@@ -183,22 +201,65 @@ class Compilation:
         types = declared_types(schema)
         return types is None or (types != () and self.table.type_names.issuperset(types))
 
-    def plain_leaf(self, schema: dict, depth: int, pointer: str, resource: Resource) -> Node:
+    def plain_leaf(self, schema: dict, depth: int, pointer: str, scope: RefScope) -> Node:
         """A schema of only a type and annotations (most properties are) compiles to a
         node that depends on its declared types alone: one per table and types serves every
         schema. Only types the table declares are shared, so what is kept stays bounded."""
         types = declared_types(schema)
-        made, key = self.table.made, ("plain leaf", types)
+        # Cast trees judge by the draft (is 1.0 an integer?), so theirs are kept apart.
+        made, key = self.table.made, ("plain leaf", types, self.for_casts and self.draft.name)
         if key not in made:
-            made[key] = self._node(schema, depth, pointer, resource)
+            made[key] = self._node(schema, depth, pointer, scope)
         return made[key]
 
-    def target(self, schema: object, depth: int, pointer: str, resource: Resource) -> Node:
-        key = (id(resource.schema), pointer, depth)
+    def followed(self, node: object, scope: RefScope) -> tuple[object, RefScope] | None:
+        """The node a chain of `$ref`s from `node` ends at, with its scope (see `refs`); None
+        where a reference cannot be followed. Each link is followed once per scope, so a long
+        chain costs its length, whichever of its links it is entered at."""
+        walked: list[tuple] = []
+        seen: set[int] = set()
+        found: tuple | None = (node, scope)
+        while type(node) is dict and "$ref" in node:
+            key = (id(node), id(scope))
+            if key in self.chains:
+                found = self.chains[key]
+                break
+            if id(node) in seen or JUDGING_KEYWORDS.intersection(node) or not self._within_budget():
+                found = None
+                break
+            seen.add(id(node))
+            walked.append(key)
+            found = scope.lookup(node["$ref"])
+            if found is None:
+                break
+            node, scope = found
+        for key in walked:
+            self.chains[key] = found
+        return found
+
+    def target(self, schema: object, depth: int, scope: RefScope) -> Node:
+        """The compiled node a reference leads to, once per target, scope and depth."""
+        key = (id(schema), id(scope), depth)
         if key not in self.targets:
+            if not self._within_budget():
+                return Node(skipped="ref-budget")
             self.targets[key] = Node(skipped="depth")  # a cycle at one depth judges nothing
-            self.targets[key] = self.node(schema, depth, pointer, resource)
+            self.targets[key] = self.node(schema, depth, self.pointer_of(schema), scope)
         return self.targets[key]
+
+    def _within_budget(self) -> bool:
+        if self.ref_budget is None:
+            size = sum(1 for _ in containers(self.root))
+            self.ref_budget = self.compiled + self.REF_BUDGET_PER_NODE * size + self.REF_BUDGET_FLOOR
+        return self.compiled <= self.ref_budget
+
+    def pointer_of(self, schema: object) -> str:
+        """Where a reference's target sits in the document (only coverage asks)."""
+        if self.visits is None:
+            return ""
+        if self.pointers is None:
+            self.pointers = pointers_by_node(self.root)
+        return self.pointers.get(id(schema), "#")
 
 
 def plain_leaf_keys(table: Table) -> frozenset[str] | None:
@@ -222,9 +283,9 @@ class NodeContext:
 
     all_kinds = frozenset(BASE_KINDS)
 
-    def __init__(self, node: dict, compilation: Compilation, depth: int, pointer: str, resource: Resource):
+    def __init__(self, node: dict, compilation: Compilation, depth: int, pointer: str, scope: RefScope):
         self.node, self.compilation, self.depth = node, compilation, depth
-        self.pointer, self.resource = pointer, resource
+        self.pointer, self.scope, self.draft = pointer, scope, compilation.draft
         self.table = table = compilation.table
         self.types = declared_types(node)
         known = [table.type_by_name.get(name) for name in self.types or ()]
@@ -244,20 +305,25 @@ class NodeContext:
         compilation, depth = self.compilation, self.depth + 1
         if type(schema) is dict and compilation.judged_plain_leaf(schema, depth):
             # Shared by every schema, a plain leaf keeps no pointer of its own: none is built.
-            return compilation.plain_leaf(schema, depth, self.pointer, self.resource)
+            return compilation.plain_leaf(schema, depth, self.pointer, self.scope)
         pointer = self.pointer + "".join("/" + _step(key) for key in keys)
-        return compilation.node(schema, depth, pointer, self.resource)
+        return compilation.node(schema, depth, pointer, self.scope.within(schema))
+
+    @staticmethod
+    def judging_nothing() -> Node:
+        """A node that judges nothing, for a place no rule can judge."""
+        return Node()
 
     def referenced(self) -> Node | None:
         """The compiled target of this node's `$ref`, at this node's depth."""
-        found = follow_refs(self.node, self.resource, self.pointer)
+        found = self.compilation.followed(self.node, self.scope)
         if found is None:
             return None
-        return self.compilation.target(found[0], self.depth, found[1], self.resource)
+        return self.compilation.target(found[0], self.depth, found[1])
 
     def types_of(self, schema: object) -> tuple[str, ...]:
         """The declared types of a (plain, possibly referenced) union branch."""
-        found = follow_refs(schema, self.resource, "")
+        found = self.compilation.followed(schema, self.scope.within(schema))
         types = declared_types(found[0]) if found and isinstance(found[0], dict) else None
         return tuple(name for name in types or () if name in self.table.type_by_name)
 
@@ -275,21 +341,30 @@ class NodeContext:
         schema = properties.get(name) if isinstance(properties, dict) else None
         # A plain property is judged (no skip applies), so the skips need not be tried.
         if not (isinstance(schema, dict) and self.compilation.judged_plain_leaf(schema, self.depth + 1)):
-            for _ in range(2):  # the property schema, then what its `$ref` leads to
-                if not isinstance(schema, dict) or skip_reason(schema, self.table, self.depth + 1, self.resource):
-                    return False, ()
-                if "$ref" not in schema:
-                    break
-                found = follow_refs(schema, self.resource, "")
-                schema = found[0] if found else None
+            schema = self._judged_target(schema)
+            if schema is None:
+                return False, ()
         types = declared_types(schema) or ()
         natives = [e.native for t in types if (e := self.table.type_by_name.get(t))]
         refuses = bool(types) and "null" not in natives and schema.get("nullable") is not True
         return refuses, types
+
+    def _judged_target(self, schema: object) -> dict | None:
+        """A property schema, or what its `$ref` leads to, if the table judges it."""
+        compilation, depth, scope = self.compilation, self.depth + 1, self.scope.within(schema)
+        if not isinstance(schema, dict) or skip_reason(schema, compilation, depth, scope):
+            return None
+        if "$ref" in schema:
+            found = compilation.followed(schema, scope)
+            if found is None or not isinstance(found[0], dict) or skip_reason(*found[:1], compilation, depth, found[1]):
+                return None
+            schema = found[0]
+        return schema
 
 
 def compile_node(schema: object, table: Table, visits: list | None = None, for_casts: bool = False) -> Node:
     """The compiled root node of a schema under a table; `visits`, when given, receives
     each schema node visited (its pointer) with why it was skipped, or None. A tree
     compiled `for_casts` keeps the typed nodes that judge nothing, since they still cast."""
-    return Compilation(table, visits, for_casts).node(schema, 0, "#", Resource(schema, "#"))
+    compilation = Compilation(schema, table, visits, for_casts)
+    return compilation.node(schema, 0, "#", root_scope(schema, compilation.draft))

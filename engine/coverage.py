@@ -15,7 +15,8 @@ from typing import Iterator
 from attrs import field, frozen
 
 from .compiler import compile_node
-from .refs import Resource, follow_refs
+from .drafts import draft_of
+from .refs import pointers_by_node, root_scope
 from .table import Table
 
 _ONE_SCHEMA = ("additionalProperties", "items", "not", "if", "then", "else", "contains",
@@ -44,23 +45,28 @@ def _below(node: dict, pointer: str) -> Iterator[tuple[object, str]]:
 
 def schema_nodes(schema: object) -> dict[str, str | None]:
     """Every node of a schema an argument can meet, by JSON pointer, with the pointer of the
-    node it was first reached from (None for the root)."""
+    node it was first reached from (None for the root). A `$ref`'s target is reached from it
+    (one step of a chain at a time, so a chain costs its length)."""
     parents: dict[str, str | None] = {}
-    resource = Resource(schema, "#")
-    pending: list[tuple[object, str, str | None]] = [(schema, "#", None)]
+    pointers: dict[int, str] | None = None
+    pending: list[tuple[object, str, str | None, object]] = [(schema, "#", None, root_scope(schema, draft_of(schema)))]
     seen: set[int] = set()  # a Python object that contains itself is counted once
     while pending:
-        node, pointer, parent = pending.pop()
+        node, pointer, parent, scope = pending.pop()
         if pointer in parents or id(node) in seen:
             continue
         parents[pointer] = parent
         if not isinstance(node, dict):
             continue
         seen.add(id(node))
-        found = follow_refs(node, resource, pointer) if "$ref" in node else None
-        if found is not None and found[1] != pointer:
-            pending.append((found[0], found[1], pointer))
-        pending.extend((child, where, pointer) for child, where in reversed(list(_below(node, pointer))))
+        scope = scope.within(node)
+        found = scope.lookup(node["$ref"]) if "$ref" in node else None
+        if found is not None:
+            pointers = pointers if pointers is not None else pointers_by_node(schema)
+            target = pointers.get(id(found[0]))
+            if target is not None and target != pointer:
+                pending.append((found[0], target, pointer, found[1]))
+        pending.extend((child, where, pointer, scope) for child, where in reversed(list(_below(node, pointer))))
     return parents
 
 

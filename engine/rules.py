@@ -159,7 +159,7 @@ class EnumRule:
     def collect(self, value: object, path: tuple, found: Found) -> None:
         found.add(path, "enum", {"allowed": self.members, "value": value})
 
-    def cast(self, value: object, caster) -> object:
+    def cast_value(self, value: object) -> object:
         """The member's own spelling for a value that only loosely equals it."""
         if value is None:
             return value
@@ -167,10 +167,7 @@ class EnumRule:
             member = self.member_by_form.get(loose_form(value), value)
         except Unjudged:
             return value
-        if member is value or json_equal(member, value):
-            return value
-        caster.note(True)
-        return member
+        return value if member is value or json_equal(member, value) else member
 
 
 @frozen

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from attrs import field, frozen
 
-from .casts import apply_type_cast
 from .fast import elements_fits, members_fits
 from .rules import NOTHING_MADE, KindRule, WordsOf, collect_with
 from .suggest import closest_name
@@ -142,19 +141,30 @@ class ElementsRule:
     def from_node(cls, node: dict, context: NodeContext) -> ElementsRule | None:
         if not context.judges_lists:
             return None
-        items, prefix, prefix_key = node.get("items"), node.get("prefixItems"), "prefixItems"
-        if isinstance(items, list):
-            items, prefix, prefix_key = None, items, "items"
-        by_position = tuple(context.child(s, prefix_key, i) for i, s in enumerate(prefix)) \
-            if isinstance(prefix, list) else ()
-        rest = context.child(items, "items") if items is not None else None
-        if rest is not None and context.trivial(rest):
-            rest = None
+        by_position, rest = cls._schemas(node, context)
+        rest = None if rest is None or context.trivial(rest) else rest
         while by_position and context.trivial(by_position[-1]) and rest is None:
             by_position = by_position[:-1]
         if not by_position and rest is None:
             return None
         return cls(by_position, rest)
+
+    @staticmethod
+    def _schemas(node: dict, context: NodeContext) -> tuple[tuple[Node, ...], Node | None]:
+        """The nodes of the elements by position, and of the rest, as the draft reads
+        `prefixItems` and `items` (see `drafts`); a position no draft agreement judges is
+        held by a node that judges nothing."""
+        items, prefix, draft = node.get("items"), node.get("prefixItems"), context.draft
+        if isinstance(items, list):
+            if not draft.item_list:
+                return (), None
+            return tuple(context.child(s, "items", i) for i, s in enumerate(items)), None
+        rest = None if items is None else context.child(items, "items")
+        if not isinstance(prefix, list) or not draft.items_after_prefix:
+            return (), rest
+        if draft.prefix_items:
+            return tuple(context.child(s, "prefixItems", i) for i, s in enumerate(prefix)), rest
+        return (context.judging_nothing(),) * len(prefix), rest
 
     def collect(self, value: Any, path: tuple, found: Found) -> None:
         if not isinstance(value, LIST_TYPES):
@@ -212,13 +222,42 @@ class Union:
     branches: tuple[tuple[frozenset[str], Node], ...]
     types: tuple[str, ...]
     kind: KindRule | None
+    one_of: bool = False  # `oneOf`: exactly one branch may hold a value
+
+    def holders(self, value: object) -> list[Node]:
+        """The branches a value can belong to at all: those whose declared types are made
+        for its kind (every other branch refuses it by its type)."""
+        kind = kind_of(value)
+        return [node for natives, node in self.branches if kind in natives]
 
     def branch_for(self, value: object) -> Node | None:
         """The one branch a value can belong to, if only one can; a valid value is valid
         under it, so judging it there refuses nothing valid."""
-        kind = kind_of(value)
-        found = [node for natives, node in self.branches if kind in natives]
+        found = self.holders(value)
         return found[0] if len(found) == 1 else None
+
+    def cast(self, value: object, caster) -> object:
+        """A value one branch can hold is cast by that branch. One no branch can hold is cast
+        by the first branch whose cast it then fits exactly (for `oneOf`, that branch alone)."""
+        holders = self.holders(value)
+        if holders:
+            return holders[0].cast(value, caster) if len(holders) == 1 else value
+        for _, branch in self.branches:
+            probe = caster.probe()
+            cast = branch.cast(value, probe)
+            if cast is not value and self._holds_only(branch, cast):
+                caster.merge(probe)
+                return cast
+        caster.note(False)
+        return value
+
+    def _holds_only(self, chosen: Node, value: object) -> bool:
+        judge = chosen.casting and chosen.casting.judge
+        if not judge or judge(value) is not True:
+            return False
+        return not self.one_of or all(
+            node.casting is not None and node.casting.judge(value) is False
+            for _, node in self.branches if node is not chosen)
 
     def fits(self, value: object) -> bool:
         if self.kind is not None and not self.kind.fits(value):
@@ -245,7 +284,7 @@ class UnionRule:
                 branches = tuple((context.natives_of(branch), context.child(branch, keyword, index))
                                  for index, branch in enumerate(node[keyword]))
                 types = tuple(dict.fromkeys(t for branch in node[keyword] for t in context.types_of(branch)))
-                unions.append(Union(branches, types, KindRule.admitting(types, context)))
+                unions.append(Union(branches, types, KindRule.admitting(types, context), keyword == "oneOf"))
         return cls(tuple(unions)) if unions else None
 
     def fits(self, value: object) -> bool:
@@ -259,11 +298,5 @@ class UnionRule:
                 branch.collect(value, path, found)
 
     def cast(self, value: object, caster) -> object:
-        for union in self.unions:
-            branch = union.branch_for(value)
-            if branch is not None:
-                value = branch.cast(value, caster)
-            elif kind_of(value) not in {kind for natives, _ in union.branches for kind in natives}:
-                admitted = union.kind.admitted if union.kind else frozenset()
-                value = apply_type_cast(union.types, value, admitted, caster)
-        return value
+        # Two unions beside each other are not cast below (see `exact.casts_below`).
+        return self.unions[0].cast(value, caster) if len(self.unions) == 1 else value

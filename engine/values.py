@@ -87,6 +87,11 @@ def _number_text(number: int | float) -> str | tuple:
         return ("integer", int(number))
 
 
+def canonical_form(value: object) -> object:
+    """The form two values equal as JSON values share; raises `Unjudged` past the depth."""
+    return _canonical(value, CANONICAL_DEPTH)
+
+
 def json_equal(a: object, b: object) -> bool:
     """Equal as JSON values: 1 equals 1.0, true does not equal 1, "2" does not equal 2."""
     try:

@@ -19,7 +19,7 @@ def cast(type_schema, value, table=None):
 
 
 @pytest.mark.parametrize("schema, sent, wanted", [
-    ({"type": "integer"}, "5", 5), ({"type": "integer"}, 5.0, 5), ({"type": "integer"}, " 7 ", 7),
+    ({"type": "integer"}, "5", 5), ({"type": "integer"}, " 7 ", 7),
     ({"type": "integer"}, "5.0", 5), ({"type": "boolean"}, "true", True), ({"type": "boolean"}, "False", False),
     ({"type": "boolean"}, 1, True), ({"type": "boolean"}, 0, False), ({"type": "string"}, 42, "42"),
     ({"type": "string"}, 2.5, "2.5"), ({"type": "number"}, "2.5", 2.5), ({"type": "number"}, "3", 3),
@@ -50,6 +50,54 @@ def test_a_value_no_exact_cast_fits_stays_as_sent_and_is_listed(schema, sent):
 ])
 def test_values_already_as_declared_or_unjudged_are_left_alone(schema, sent):
     assert cast(schema, sent) == (sent, (), ())
+
+
+DRAFT_04 = "http://json-schema.org/draft-04/schema#"
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+@pytest.mark.parametrize("draft, wanted", [(DRAFT_04, 5), (DRAFT_2020_12, 5.0), (None, 5.0)])
+def test_a_whole_float_is_cast_to_an_integer_only_where_the_draft_refuses_it(draft, wanted):
+    """Draft-04 calls 5.0 a number but not an integer; later drafts call it an integer, so
+    there (and where no draft is named) it is valid as sent, and left alone."""
+    schema = {"type": "object", "properties": {"v": {"type": ["string", "integer"]}}}
+    if draft:
+        schema["$schema"] = draft
+    result = engine.compile_schema(schema, casts=True).cast({"v": 5.0})
+    assert result.arguments["v"] == wanted and type(result.arguments["v"]) is type(wanted)
+    assert result.changed == ((("v",),) if draft == DRAFT_04 else ())
+
+
+@pytest.mark.parametrize("schema, sent", [
+    ({"type": "string", "enum": [1, "1"]}, "1"),    # "1" is a member itself
+    ({"enum": ["a", "A"]}, "A"),                    # so is "A"
+    ({"type": ["string", "integer"]}, "5"),         # text is declared
+    ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, "5"),
+])
+def test_a_value_valid_as_sent_is_never_cast(schema, sent):
+    for table in ("adr246", "extended"):
+        outer = {"type": "object", "properties": {"v": schema}}
+        result = engine.compile_schema(outer, table, casts=True).cast({"v": sent})
+        assert result.arguments == {"v": sent} and result.changed == (), table
+
+
+@pytest.mark.parametrize("schema, sent", [
+    ({"type": "integer", "minimum": 10}, "5"),      # 5 is below the minimum
+    ({"type": "string", "enum": ["7"]}, 5),         # "5" is no member
+    ({"type": "string", "maxLength": 1}, 42),       # "42" is too long
+])
+def test_a_cast_is_made_only_to_a_value_the_schema_then_accepts(schema, sent):
+    result = engine.compile_schema({"type": "object", "properties": {"v": schema}}, casts=True).cast({"v": sent})
+    assert result.arguments == {"v": sent} and result.changed == ()
+
+
+def test_nothing_is_cast_below_a_node_a_cast_there_could_break():
+    """`uniqueItems` reads what the elements hold: casting "1" to 1 beside a 1 would break it."""
+    schema = {"type": "array", "uniqueItems": True, "items": {"type": "integer"}}
+    result = engine.compile_schema(schema, casts=True).cast([1, "1"])
+    assert result.arguments == [1, "1"] and result.changed == ()
+    without = {"type": "array", "items": {"type": "integer"}}
+    assert engine.compile_schema(without, casts=True).cast([1, "1"]).arguments == [1, 1]
 
 
 def test_json_text_is_cast_to_the_list_or_object_where_the_table_admits_it():

@@ -284,7 +284,9 @@ def test_nan_and_infinity_in_casts_and_enums():
     compiled = engine.compile_schema({"type": "object", "properties": {
         "i": {"type": "integer"}, "s": {"type": "string"}, "b": {"type": "boolean"}, "e": {"enum": [1.5]}}}, casts=True)
     for bad in (float("nan"), float("inf"), float("-inf")):
-        cast = compiled.cast({"i": bad, "s": bad, "b": bad})
-        assert set(cast.not_cast) == {("i",), ("s",), ("b",)} and cast.changed == ()
+        sent = {"i": bad, "s": bad, "b": bad}
+        cast = compiled.cast(sent)
+        # JSON cannot hold them, so no judge can say they do not fit: left as sent, unlisted.
+        assert cast.arguments is sent and cast.not_cast == () and cast.changed == ()
         assert not compiled.check({"e": bad}).ok
     assert math.isnan(compiled.cast({"i": float("nan")}).arguments["i"])

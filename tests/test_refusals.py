@@ -71,12 +71,26 @@ def test_refusals_are_found_in_properties_and_items():
     ]
 
 
-def test_items_by_position_then_the_rest():
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+
+
+def test_items_by_position_then_the_rest_as_the_schema_s_draft_reads_them():
     schema = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}],
               "items": {"type": "boolean"}}
-    assert codes_and_paths(schema, [{}, [], {}, 1]) == [("kind", (0,)), ("kind", (1,)), ("kind", (2,))]
+    sent = [{}, [], {}, 1]
+    assert codes_and_paths({"$schema": DRAFT_2020_12, **schema}, sent) == [
+        ("kind", (0,)), ("kind", (1,)), ("kind", (2,))]
+    # Before 2020-12 `prefixItems` means nothing, and `items` holds every element.
+    assert codes_and_paths({"$schema": DRAFT_07, **schema}, sent) == [
+        ("kind", (0,)), ("kind", (1,)), ("kind", (2,))]
+    assert codes_and_paths({"$schema": DRAFT_07, **schema}, [1, "a", {}]) == [("kind", (2,))]
+    # No draft named: only what every draft agrees on, the elements after the prefix.
+    assert codes_and_paths(schema, sent) == [("kind", (2,))]
     old_style = {"type": "array", "items": [{"type": "integer"}]}
-    assert codes_and_paths(old_style, [{}, {}]) == [("kind", (0,))]
+    assert codes_and_paths({"$schema": DRAFT_07, **old_style}, [{}, {}]) == [("kind", (0,))]
+    assert codes_and_paths({"$schema": DRAFT_2020_12, **old_style}, [{}, {}]) == []
+    assert codes_and_paths(old_style, [{}, {}]) == []
 
 
 def test_the_arguments_themselves_are_judged_at_the_root():
