@@ -22,14 +22,16 @@ if TYPE_CHECKING:
 #: Skip triggers the compiler knows, and whether each takes a keyword.
 SKIP_TRIGGERS = {"not-object": False, "keyword": True, "malformed-type": False,
                  "unknown-type": False, "unresolved-ref": False, "mixed-union": False}
-LIMITS = ("mismatches", "depth", "message-length")
+#: Each limit a table sets, with the range it must lie in: compiling recurses once per level
+#: of depth, so the depth stays well within Python's recursion limit.
+LIMITS = {"mismatches": (1, 1000), "depth": (1, 128), "message-length": (1, 10000)}
 #: The answers a table must word, and the placeholders each may use.
 ANSWERS = {
     "refused": ("tool",), "item": ("message",), "cut": ("limit",),
     "not-run": ("tool",),
     "invalid-json": ("tool", "problem", "line", "column"),
     "cut-off-json": ("tool", "line", "column"),
-    "unknown-tool": ("tool",), "unknown-tool-closest": ("tool", "closest"),
+    "unknown-tool": ("tool",), "unknown-tool-closest": ("tool", "closest"), "no-tool": (),
     "duplicate-id": ("tool", "id"),
     "declined": ("tool",), "failed": ("tool",),
 }
@@ -68,8 +70,9 @@ def _check_limits(items: list[Sourced], top: Position) -> dict[str, int]:
     for item in items:
         if item.item.name not in LIMITS:
             raise item.position.error(f'there is no limit "{item.item.name}"; limits are {_quoted(LIMITS)}')
-        if item.item.value < 1:
-            raise item.position.error(f'the limit "{item.item.name}" must be at least 1')
+        low, high = LIMITS[item.item.name]
+        if not low <= item.item.value <= high:
+            raise item.position.error(f'the limit "{item.item.name}" must be from {low} to {high}')
         values[item.item.name] = item.item.value
     missing = [name for name in LIMITS if name not in values]
     if missing:

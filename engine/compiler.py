@@ -144,9 +144,10 @@ class Compilation:
     """One schema being compiled: its table and draft, the `$ref` targets compiled so far,
     and (for coverage) every node visited with why it was skipped, if it was.
 
-    Following references is bounded by the schema's size: past a budget of nodes compiled
-    (a multiple of the schema's objects and lists), a reference is not followed but skipped,
-    so that many references to the root, or a long chain, cannot make compiling slow."""
+    Following references is bounded by the schema's size: once a reference is followed,
+    compiling has a budget of nodes (a multiple of the schema's objects and lists), past which
+    nothing more is judged, so that many references to the root, or a long chain, cannot make
+    compiling slow."""
 
     #: Nodes compiled per object or list of the schema before references are skipped.
     REF_BUDGET_PER_NODE = 8
@@ -177,8 +178,9 @@ class Compilation:
         return self.seen[key]
 
     def _node(self, schema: object, depth: int, pointer: str, scope: RefScope) -> Node:
-        self.compiled += 1
-        reason = skip_reason(schema, self, depth, scope)
+        over_budget = self.ref_budget is not None and self.compiled >= self.ref_budget
+        self.compiled += not over_budget
+        reason = "ref-budget" if over_budget else skip_reason(schema, self, depth, scope)
         if self.visits is not None:
             self.visits.append((pointer, reason))
         if reason is not None:
@@ -229,6 +231,7 @@ class Compilation:
                 break
             seen.add(id(node))
             walked.append(key)
+            self.compiled += 1  # a link followed is work the budget bounds, as a node compiled is
             found = scope.lookup(node["$ref"])
             if found is None:
                 break
@@ -241,8 +244,6 @@ class Compilation:
         """The compiled node a reference leads to, once per target, scope and depth."""
         key = (id(schema), id(scope), depth)
         if key not in self.targets:
-            if not self._within_budget():
-                return Node(skipped="ref-budget")
             self.targets[key] = Node(skipped="depth")  # a cycle at one depth judges nothing
             self.targets[key] = self.node(schema, depth, self.pointer_of(schema), scope)
         return self.targets[key]
@@ -251,7 +252,7 @@ class Compilation:
         if self.ref_budget is None:
             size = sum(1 for _ in containers(self.root))
             self.ref_budget = self.compiled + self.REF_BUDGET_PER_NODE * size + self.REF_BUDGET_FLOOR
-        return self.compiled <= self.ref_budget
+        return self.compiled < self.ref_budget
 
     def pointer_of(self, schema: object) -> str:
         """Where a reference's target sits in the document (only coverage asks)."""

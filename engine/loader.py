@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -73,13 +74,33 @@ def entry_key(entry: object) -> tuple:
     return ("limit", entry.name)  # type: ignore[attr-defined]
 
 
+#: Characters a table's text may not hold: they break a line or a terminal where the text is
+#: shown (control, format, surrogate, private-use and unassigned characters, line and
+#: paragraph separators).
+UNSHOWABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: A number of a table has at most this many digits (limits are checked for range later).
+MOST_DIGITS = 9
+
+
 def _text(token: Token, file: str) -> str:
     try:
-        return json.loads(token)
+        text = json.loads(token)
     except json.JSONDecodeError:
         raise Position(file, token.line, token.column).error(
             "this quoted text has a broken escape (use \\\" for a quote, \\\\ for a backslash)"
         ) from None
+    unshowable = next((char for char in text if unicodedata.category(char) in UNSHOWABLE), None)
+    if unshowable is not None:
+        raise Position(file, token.line, token.column).error(
+            f"this quoted text holds the character {json.dumps(unshowable)} (U+{ord(unshowable):04X}, "
+            f"{unicodedata.category(unshowable)}), which would break or colour the line it is shown on")
+    return text
+
+
+def _number(token: Token, file: str) -> int:
+    if len(token) > MOST_DIGITS:
+        raise Position(file, token.line, token.column).error(f"this number has more than {MOST_DIGITS} digits")
+    return int(token)
 
 
 @v_args(meta=True)
@@ -131,7 +152,7 @@ class _ToEntries(Transformer):
         return Sourced(AnswerEntry(str(children[0]), _text(children[1], self.file)), self._at(meta))
 
     def limit(self, meta, children):
-        return Sourced(LimitEntry(str(children[0]), int(children[1])), self._at(meta))
+        return Sourced(LimitEntry(str(children[0]), _number(children[1], self.file)), self._at(meta))
 
     def drop(self, meta, children):
         category, name, *rest = children

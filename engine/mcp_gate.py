@@ -18,7 +18,7 @@ from attrs import field, frozen
 
 from .formats import mcp_calls
 from .table import Table
-from .turn import Call, Toolset, TurnVerdict, check_turn
+from .turn import Call, Toolset, TurnVerdict, check_turn, id_key
 
 #: A server that hands out more pages of tools than this is taken to loop.
 MOST_TOOL_PAGES = 1000
@@ -93,5 +93,5 @@ def _refusals(turn: tuple[Call, ...], verdict: TurnVerdict) -> list:
     """The gate's answer for each call of a refused turn; calls sharing an id share it."""
     from mcp.types import CallToolResult
     results = [CallToolResult.model_validate(result) for result in mcp_calls.answers(verdict)]
-    by_id = [(answer.call_id, result) for answer, result in zip(verdict.answers, results)]
-    return [next(result for call_id, result in by_id if call_id == call.id) for call in turn]
+    by_id = {id_key(answer.call_id): result for answer, result in zip(verdict.answers, results)}
+    return [by_id[id_key(call.id)] for call in turn]

@@ -32,18 +32,20 @@ class RefScope:
     base URI); `lookup(reference)` the node a reference leads to, with its own scope.
     """
 
-    __slots__ = ("draft", "document", "_parent", "_subschema", "_resolvers", "_looked_up")
+    __slots__ = ("draft", "document", "_parent", "_subschema", "_resolvers", "_looked_up", "_by_base")
 
     def __init__(self, draft: Draft, document: object, parent: RefScope | None = None,
-                 subschema: object = None, resolvers: object = _UNMADE):
+                 subschema: object = None, resolvers: object = _UNMADE, by_base: dict | None = None):
         self.draft, self.document = draft, document
         self._parent, self._subschema = parent, subschema
         self._resolvers = resolvers
         self._looked_up: dict[str, tuple[object, RefScope] | None] = {}
+        # One scope per base URI: a reference met again from the same base is looked up once.
+        self._by_base: dict[tuple, RefScope] = {} if by_base is None else by_base
 
     def within(self, child: object) -> RefScope:
         if type(child) is dict and ("$id" in child or "id" in child):
-            return RefScope(self.draft, self.document, self, child)
+            return RefScope(self.draft, self.document, self, child, by_base=self._by_base)
         return self
 
     def lookup(self, reference: object) -> tuple[object, RefScope] | None:
@@ -66,7 +68,13 @@ class RefScope:
         contents = resolved[0].contents
         if any(each.contents is not contents for each in resolved):
             return None
-        return contents, RefScope(self.draft, self.document, resolvers=tuple(r.resolver for r in resolved))
+        resolvers = tuple(each.resolver for each in resolved)
+        base = tuple(getattr(resolver, "_base_uri", None) for resolver in resolvers)
+        if None in base:  # no base URI to tell scopes apart by: each stays its own
+            return contents, RefScope(self.draft, self.document, resolvers=resolvers, by_base=self._by_base)
+        if base not in self._by_base:
+            self._by_base[base] = RefScope(self.draft, self.document, resolvers=resolvers, by_base=self._by_base)
+        return contents, self._by_base[base]
 
     def _made(self) -> tuple | None:
         if self._resolvers is _UNMADE:

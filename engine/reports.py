@@ -12,6 +12,14 @@ HEADINGS = {"calls": "calls", "ran": "ran", "failed": "failed", "failure_rate": 
             "declined": "declined"}
 
 
+#: How a step of a tool that was not offered is shown where its name was not kept.
+NOT_OFFERED = "(not offered)"
+
+
+def tool_shown(tool: str | None) -> str:
+    return NOT_OFFERED if tool is None else tool
+
+
 def aligned_rows(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
@@ -21,7 +29,7 @@ def timeline(steps: Iterable[RunStep]) -> list[str]:
     """One line per step, in the order of the run: turn, call, tool, status, refusal, codes."""
     rows = [["turn", "call", "tool", "status", "refusal", "codes"]]
     for step in sorted(steps, key=lambda s: (s.turn, s.index)):
-        rows.append([str(step.turn), str(step.index), step.tool, step.status,
+        rows.append([str(step.turn), str(step.index), tool_shown(step.tool), step.status,
                      step.tool_refusal or "-", ", ".join(step.codes) or "-"])
     return aligned_rows(rows)
 
@@ -43,7 +51,7 @@ def _counts(steps: list[RunStep]) -> dict[str, object]:
 def stats_by_tool(steps: Iterable[RunStep]) -> dict:
     """Counts per tool (sorted by name) and for all: failure rate is failed calls over all."""
     steps = list(steps)
-    tools = sorted({s.tool for s in steps})
+    tools = sorted({s.tool for s in steps}, key=lambda tool: (tool is None, tool or ""))
     return {"by": "tool",
             "rows": [{"tool": tool, **_counts([s for s in steps if s.tool == tool])} for tool in tools],
             "total": _counts(steps)}
@@ -65,7 +73,7 @@ def stats_table(stats: dict) -> list[str]:
     columns = list(stats["total"])
     rows = [[key, *(HEADINGS.get(c, c) for c in columns)]]
     for row in [*stats["rows"], {key: "all", **stats["total"]}]:
-        rows.append([str(row[key]), *(_cell(c, row[c]) for c in columns)])
+        rows.append([tool_shown(row[key]) if key == "tool" else str(row[key]), *(_cell(c, row[c]) for c in columns)])
     return aligned_rows(rows)
 
 

@@ -15,6 +15,7 @@ from cattrs import ClassValidationError, transform_error
 from cattrs.v import format_exception
 
 from .convert import from_data, to_data
+from .values import decode_json
 from .turn import TurnVerdict
 
 STATUSES = ("ok", "failed", "refused", "not-run", "declined")
@@ -37,7 +38,7 @@ class RunStep:
 
     turn: int
     index: int
-    tool: str
+    tool: str | None  # None: a tool that was not offered, at metadata-only (the name is the model's text)
     status: str = field(validator=_one_of(STATUSES))
     tool_refusal: str | None = field(default=None, validator=_one_of(REFUSALS))
     codes: tuple[str, ...] = field(converter=tuple, default=())
@@ -58,8 +59,8 @@ class RunStep:
 def refused_steps(verdict: TurnVerdict, turn: int, privacy: str = "full") -> tuple[RunStep, ...]:
     """The steps of a refused turn: one per answered call id, in the order of the turn."""
     return tuple(
-        RunStep(turn, index, answer.tool, answer.status, answer.tool_refusal, answer.codes,
-                step_id(answer.call_id), answer.text).at_privacy(privacy)
+        RunStep(turn, index, answer.tool if answer.offered or privacy == "full" else None, answer.status,
+                answer.tool_refusal, answer.codes, step_id(answer.call_id), answer.text).at_privacy(privacy)
         for index, answer in enumerate(verdict.answers, 1)
     )
 
@@ -83,7 +84,7 @@ def load_steps(lines: Iterable[str]) -> tuple[list[RunStep], list[tuple[int, str
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = decode_json(line)
             if not isinstance(data, dict):
                 raise ValueError("it is not a JSON object")
             steps.append(from_data(data, RunStep))

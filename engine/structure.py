@@ -9,7 +9,7 @@ from attrs import field, frozen
 
 from .fast import elements_fits, members_fits
 from .rules import NOTHING_MADE, KindRule, WordsOf, collect_with
-from .suggest import closest_name
+from .suggest import suggester
 from .values import LIST_TYPES, kind_of
 from .verdict import Mismatch
 from .verdict import new_tuple as _new_tuple
@@ -33,12 +33,14 @@ class MembersRule:
     extra: Node | None = None  # the schema of arguments `properties` does not name
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     passing: dict = field(init=False, eq=False, repr=False)  # name -> types that pass outright
+    closest: Callable[[object], str | None] | None = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         tests = {name: node and node.fits for name, node in self.by_name.items()}
         passing = {name: types for name, node in self.by_name.items()
                    if node is not None and (types := node.passing_types) is not None}
         object.__setattr__(self, "passing", passing)
+        object.__setattr__(self, "closest", suggester(self.names) if self.closed else None)
         object.__setattr__(self, "fits", members_fits(tests, passing, self.closed, self.extra and self.extra.fits))
 
     @classmethod
@@ -69,7 +71,7 @@ class MembersRule:
                 continue
             node = lookup(key, undeclared)  # _schema_of, inlined: this runs per argument
             if node is False:
-                facts = {"allowed": self.names, "closest": closest_name(key, self.names)}
+                facts = {"allowed": self.names, "closest": self.closest(key)}
                 found.add((*path, key), "additional", facts)
             elif node is not None and not node.fits(item):
                 mismatch = made.get((key, type(item))) if made else None

@@ -1,4 +1,10 @@
-"""The closest allowed name to one the model sent ("did you mean ...")."""
+"""The closest allowed name to one the model sent ("did you mean ...").
+
+The search has a fixed budget per name sent, whatever the schema: the allowed names of the
+lengths nearest the sent one are compared first, and once the budget of characters compared
+is spent, the closest name found so far is the answer. A check words at most the table's cap
+of findings, so a check's search is bounded too.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,10 @@ from typing import Callable
 
 #: Names longer than this are not compared: the model did not mistype them.
 LONGEST_COMPARED = 64
+#: Per name sent: the allowed names looked at (by the characters they hold, a cheap lower
+#: bound of the edits), and the characters of a sent name compared edit by edit.
+MOST_LOOKED_AT = 128
+BUDGET = 512
 
 
 def closest_name(sent: object, allowed: tuple[str, ...]) -> str | None:
@@ -20,39 +30,69 @@ def closest_name(sent: object, allowed: tuple[str, ...]) -> str | None:
 
 @lru_cache(maxsize=1024)
 def suggester(allowed: tuple[str, ...]) -> Callable[[object], str | None]:
-    """`closest_name` for one tuple of allowed names, each folded and read into its
-    pattern once (the same names are offered call after call), and the lengths no close
-    name can have."""
-    patterns = tuple((name, length, _Pattern(folded)) for name in allowed if len(name) <= LONGEST_COMPARED
-                     for folded in (_folded(name),) for length in (len(folded),))
-    if not patterns:
-        return lambda sent: None
-    # A sent name longer than `longest` or shorter than `shortest` (folded) differs in
-    # length from every allowed name by more than the edits allowed.
-    longest = max(length + max(1, length // 3) for _, length, _ in patterns)
-    shortest = min(length for _, length, _ in patterns)
+    """`closest_name` for one tuple of allowed names, each folded and read into its pattern
+    once (the same names are offered call after call)."""
+    return Suggester(allowed).closest
 
-    def closest(sent: object) -> str | None:
-        if type(sent) is not str or len(sent) > LONGEST_COMPARED:
+
+class Suggester:
+    """The allowed names by folded length, each read into its pattern when first compared."""
+
+    __slots__ = ("_by_length", "_by_folded", "_patterns", "compared")
+
+    def __init__(self, allowed: tuple[str, ...]):
+        self._by_length: dict[int, list[tuple[int, str, str, frozenset[str]]]] = {}
+        self._by_folded: dict[str, str] = {}  # the first name of each folded spelling: no edit at all
+        for index, name in enumerate(allowed):
+            if len(name) <= LONGEST_COMPARED:
+                folded = _folded(name)
+                self._by_length.setdefault(len(folded), []).append((index, name, folded, frozenset(folded)))
+                self._by_folded.setdefault(folded, name)
+        self._patterns: dict[str, _Pattern] = {}
+        self.compared = 0  # characters compared, in all: what the budget bounds
+
+    def closest(self, sent: object) -> str | None:
+        if type(sent) is not str or len(sent) > LONGEST_COMPARED or not self._by_length:
             return None
         wanted = _folded(sent)
-        size = len(wanted)
-        if size > longest or size + max(1, size // 3) < shortest:
-            return None
-        best, best_distance = None, None
-        for name, length, pattern in patterns:
+        if wanted in self._by_folded:
+            return self._by_folded[wanted]
+        size, budget, cost, looks = len(wanted), BUDGET, max(len(wanted), 1), MOST_LOOKED_AT
+        held = frozenset(wanted)
+        best: tuple[int, int, str] | None = None  # (distance, index in `allowed`, name)
+        for length in _nearest_lengths(size, self._by_length):
+            if abs(size - length) > max(1, size // 3):
+                break  # farther lengths differ by more edits than any allowed
             bound = max(1, min(size, length) // 3)
-            if best_distance is not None:
-                bound = min(bound, best_distance - 1)
+            bound = bound if best is None else min(bound, best[0])
             if abs(size - length) > bound:
                 continue
-            distance = pattern.edits(wanted)
-            if distance <= bound and distance < max(min(size, length), 1):
-                best, best_distance = name, distance
-                if distance == 0:
-                    break
-        return best
-    return closest
+            for index, name, folded, chars in self._by_length[length]:
+                if budget < cost or not looks:
+                    return None if best is None else best[2]
+                looks -= 1
+                if len(held - chars) > bound or len(chars - held) > bound:
+                    continue  # each character one name holds and the other not costs an edit
+                budget -= cost
+                self.compared += cost
+                distance = self._pattern(folded).edits(wanted)
+                if distance <= bound and distance < max(min(size, length), 1) and (
+                        best is None or (distance, index) < best[:2]):
+                    best = (distance, index, name)
+                    if distance == 0:
+                        return name  # names of one folded length are kept in their order
+        return None if best is None else best[2]
+
+    def _pattern(self, folded: str) -> _Pattern:
+        pattern = self._patterns.get(folded)
+        if pattern is None:
+            pattern = self._patterns[folded] = _Pattern(folded)
+        return pattern
+
+
+def _nearest_lengths(size: int, by_length: dict) -> list[int]:
+    """The lengths of allowed names, nearest to `size` first (shorter first among equals)."""
+    return sorted(by_length, key=lambda length: (abs(length - size), length))
 
 
 def _folded(name: str) -> str:

@@ -18,6 +18,7 @@ from .messages import answer_text, refusal_text
 from .schema import CompiledSchema, SchemaCache, resolve_table
 from .suggest import closest_name
 from .table import Table
+from .values import Unjudged, canonical_form, decode_json
 from .verdict import Mismatch, Verdict
 from .verdict import new_tuple as _new_tuple
 
@@ -44,6 +45,7 @@ class CallAnswer:
     text: str
     mismatches: tuple[Mismatch, ...] = field(converter=tuple, default=())
     truncated: bool = False
+    offered: bool = True  # whether `tool` names a tool that was offered (else it is the model's text)
 
 
 class TurnVerdict(NamedTuple):
@@ -86,14 +88,19 @@ class Toolset:
 SHARED_CACHE = SchemaCache()
 
 
+def tool_name(item: Mapping) -> object:
+    """The tool a call given as a mapping names: its "tool", or else (absent or null) its
+    "name". Every reading of a call takes its tool from here."""
+    tool = item.get("tool")
+    return item.get("name") if tool is None else tool
+
+
 def as_call(item: Call | Mapping) -> Call:
-    """A `Call`, or a mapping with "id", "tool" (or "name") and "arguments"."""
+    """A `Call`, or a mapping with "id", "tool" (or "name") and "arguments". A call that
+    names no tool as text is kept as it is, and refused when the turn is checked."""
     if isinstance(item, Call):
         return item
-    tool = item.get("tool", item.get("name"))
-    if not isinstance(tool, str):
-        raise ValueError(f"a call needs the name of its tool as text; this one has {tool!r}")
-    return Call(item.get("id"), tool, item.get("arguments", {}))
+    return Call(item.get("id"), tool_name(item), item.get("arguments", {}))  # type: ignore[arg-type]
 
 
 def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, object],
@@ -114,7 +121,7 @@ def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, ob
     if not repeated and all(outcome is None or type(outcome) is Call for outcome in outcomes):
         decoded = tuple(call if outcome is None else outcome for call, outcome in zip(turn, outcomes))
         return _cast_turn(decoded, toolset) if casts else TurnVerdict(True, decoded)
-    return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset.table))
+    return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset))
 
 
 def _fits_as_given(turn: tuple, toolset: Toolset) -> bool:
@@ -124,7 +131,7 @@ def _fits_as_given(turn: tuple, toolset: Toolset) -> bool:
     ids = set()
     for item in turn:
         if type(item) is dict:
-            tool, arguments, call_id = item.get("tool") or item.get("name"), item.get("arguments", _NONE), item.get("id")
+            tool, arguments, call_id = tool_name(item), item.get("arguments", _NONE), item.get("id")
         elif type(item) is Call:
             tool, arguments, call_id = item.tool, item.arguments, item.id
         else:
@@ -152,6 +159,8 @@ def _cast_turn(calls: tuple[Call, ...], toolset: Toolset) -> TurnVerdict:
 def _check_call(call: Call, toolset: Toolset) -> Call | Verdict | CallAnswer | None:
     """None when the call fits as it is; a decoded copy when its raw text fits; else its
     refusal: a `Verdict` with mismatches, or a ready answer for what is not a mismatch."""
+    if type(call.tool) is not str:
+        return _refused(call, toolset.table, "no-tool", offered=False)
     compiled = toolset.compiled.get(call.tool)
     if compiled is None:
         return _unknown_tool(call, toolset)
@@ -173,7 +182,7 @@ def decode_arguments(call: Call, table: Table) -> object:
     if not text.strip():
         return {}
     try:
-        return json.loads(text)
+        return decode_json(text)
     except RecursionError:
         return _refused(call, table, "invalid-json", problem="nested too deeply", line=1, column=1)
     except json.JSONDecodeError as error:
@@ -187,37 +196,55 @@ def decode_arguments(call: Call, table: Table) -> object:
 def _unknown_tool(call: Call, toolset: Toolset) -> CallAnswer:
     closest = closest_name(call.tool, toolset.names)
     if closest is None:
-        return _refused(call, toolset.table, "unknown-tool")
-    return _refused(call, toolset.table, "unknown-tool-closest", closest=closest)
+        return _refused(call, toolset.table, "unknown-tool", offered=False)
+    return _refused(call, toolset.table, "unknown-tool-closest", offered=False, closest=closest)
 
 
-def _refused(call: Call, table: Table, answer: str, **facts: object) -> CallAnswer:
+def _refused(call: Call, table: Table, answer: str, offered: bool = True, **facts: object) -> CallAnswer:
     """A call refused for what is not a mismatch; its code is the answer's name, both
     unknown-tool answers sharing one."""
-    text = answer_text(table, answer, tool=call.tool, **facts)
+    tool = call.tool if type(call.tool) is str else ""
+    text = answer_text(table, answer, tool=tool, **facts)
     code = answer.removesuffix("-closest")
-    return CallAnswer(call.id, call.tool, "refused", "arguments", (code,), text)
+    return CallAnswer(call.id, tool, "refused", "arguments", (code,), text, offered=offered)
 
 
-def _repeated_ids(turn: tuple[Call, ...]) -> list:
-    seen: list = []
-    repeated: list = []
+def id_key(call_id: object) -> object:
+    """What tells call ids apart, as `==` does: the id itself where it can be hashed, else
+    its form as a JSON value (so a turn is answered in time linear in its calls)."""
+    try:
+        hash(call_id)
+        return (0, call_id)
+    except TypeError:
+        try:
+            return (1, canonical_form(call_id))
+        except Unjudged:
+            return (2, repr(call_id))
+
+
+def _repeated_ids(turn: tuple[Call, ...]) -> set:
+    seen: set = set()
+    repeated: set = set()
     for call in turn:
-        if call.id in seen and call.id not in repeated:
-            repeated.append(call.id)
-        seen.append(call.id)
+        key = id_key(call.id)
+        if key in seen:
+            repeated.add(key)
+        seen.add(key)
     return repeated
 
 
-def _answers(turn, outcomes, repeated: list, table: Table) -> tuple[CallAnswer, ...]:
+def _answers(turn, outcomes, repeated: set, toolset: Toolset) -> tuple[CallAnswer, ...]:
+    table, compiled = toolset.table, toolset.compiled
     answers: list[CallAnswer] = []
-    answered: list = []
+    answered: set = set()
     for call, outcome in zip(turn, outcomes):
-        if call.id in answered:
+        key = id_key(call.id)
+        if key in answered:
             continue
-        answered.append(call.id)
-        if call.id in repeated:
-            answers.append(_refused(call, table, "duplicate-id", id=call.id))
+        answered.add(key)
+        if key in repeated:
+            offered = type(call.tool) is str and call.tool in compiled
+            answers.append(_refused(call, table, "duplicate-id", offered, id=call.id))
         elif isinstance(outcome, CallAnswer):
             answers.append(outcome)
         elif isinstance(outcome, Verdict):

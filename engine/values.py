@@ -118,6 +118,37 @@ def _canonical(value: object, depth: int) -> object:
     return (kind, _scalar_text(value, kind))
 
 
+#: Python turns at most this many digits into an int at once (`sys.get_int_max_str_digits`).
+_DIGITS_AT_ONCE = 4000
+
+
+def _integer(digits: str) -> int:
+    """An integer from its JSON digits, of any length: a longer one is read in halves,
+    never past Python's limit on digits turned at once."""
+    if len(digits) <= _DIGITS_AT_ONCE:
+        return int(digits)
+    sign, digits = (-1, digits[1:]) if digits[0] == "-" else (1, digits)
+    half = len(digits) // 2
+    return sign * (_integer(digits[:half]) * 10 ** (len(digits) - half) + _integer(digits[half:]))
+
+
+def integer_text(number: int) -> str:
+    """An integer's digits, of any length: a longer one is written in halves."""
+    if number < 0:
+        return "-" + integer_text(-number)
+    if number.bit_length() <= 3.3 * _DIGITS_AT_ONCE:
+        return int.__repr__(number)
+    half = int(number.bit_length() * 0.30103) // 2
+    high, low = divmod(number, 10 ** half)
+    return integer_text(high) + integer_text(low).rjust(half, "0")
+
+
+def decode_json(text: str) -> object:
+    """JSON text decoded, whatever the size of its numbers (raises `json.JSONDecodeError`,
+    or `RecursionError` for text nested too deeply)."""
+    return json.loads(text, parse_int=_integer)
+
+
 _NUMBER_TEXT = re.compile(r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*")
 #: Text longer than this is not decoded to see whether it holds JSON: bounded work.
 LONGEST_JSON_TEXT = 1_000_000
@@ -141,7 +172,7 @@ def text_json(text: str) -> object:
     if len(text) > LONGEST_JSON_TEXT or text.lstrip()[:1] not in ("{", "["):
         return None
     try:
-        decoded = json.loads(text)
+        decoded = decode_json(text)
     except (ValueError, RecursionError):
         return None
     return decoded if isinstance(decoded, (dict, list)) else None

@@ -54,9 +54,24 @@ def test_calls_may_be_mappings_with_tool_or_name():
     assert [(a.call_id, a.status) for a in verdict.answers] == [(1, "refused"), (2, "not-run")]
 
 
-def test_a_call_without_a_tool_name_is_a_programming_error():
-    with pytest.raises(ValueError, match="a call needs the name of its tool"):
-        check_turn([{"id": 1, "arguments": {}}], TOOLS)
+@pytest.mark.parametrize("call", [{"id": 1, "arguments": {}}, {"id": 1, "tool": None, "name": None},
+                                  {"id": 1, "tool": 5}, Call(1, None, {})])
+def test_a_call_that_names_no_tool_is_refused_with_a_sentence(call):
+    verdict = check_turn([call, {"id": 2, "tool": "get_page", "arguments": {"uid": 1}}], TOOLS)
+    refused, sibling = verdict.answers
+    assert (refused.call_id, refused.tool, refused.codes) == (1, "", ("no-tool",))
+    assert refused.text == ("Refused: this call names no tool, so nothing was run; send it again with the "
+                            "name of a tool that was offered.")
+    assert sibling.status == "not-run"
+
+
+def test_the_tool_is_read_from_tool_else_name_on_every_path():
+    """"tool" wins where it is text (even empty); null or absent falls back to "name"."""
+    assert check_turn([{"id": 1, "tool": None, "name": "get_page", "arguments": {"uid": 1}}], TOOLS).ok
+    assert check_turn([{"id": 1, "tool": None, "name": "get_page", "arguments": {"uid": 1}}], TOOLS).calls[0].tool \
+        == "get_page"
+    (answer,) = check_turn([{"id": 1, "tool": "", "name": "get_page", "arguments": {"uid": 1}}], TOOLS).answers
+    assert (answer.tool, answer.codes) == ("", ("unknown-tool",))
 
 
 def test_invalid_json_text_is_refused_with_where_it_broke():
