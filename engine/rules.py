@@ -187,8 +187,8 @@ class RequiredRule:
     @classmethod
     def from_node(cls, node: dict, context: NodeContext) -> RequiredRule | None:
         required = node.get("required")
-        if not context.judges_objects or not isinstance(required, list):
-            return None
+        if not context.judges_objects or not isinstance(required, list) or not context.draft.required_list:
+            return None  # draft-03 marks a property required in its own schema instead
         names = dict.fromkeys(name for name in required if type(name) is str)
         if not names:
             return None

@@ -110,6 +110,12 @@ def test_a_list_of_items_beside_prefix_items_is_not_mixed_with_them():
     assert refused(schema, [[1]], "adr246")  # the list `items` is draft-07's tuple
 
 
+def test_draft_03_reads_no_list_of_required_names():
+    schema = {"$schema": "http://json-schema.org/draft-03/schema#", "type": "object", "required": ["a"]}
+    assert valid(schema, {}) and not refused(schema, {}, "adr246")
+    assert refused({**schema, "$schema": DRAFT_04}, {}, "adr246")
+
+
 def test_a_subschema_read_as_another_draft_is_not_judged():
     schema = {"$schema": DRAFT_07, "properties": {"p": {"$schema": DRAFT_2020_12, "type": "array",
                                                         "prefixItems": [{"type": "string"}]}}}
