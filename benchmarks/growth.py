@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-import engine
+import turngate
 
 from peers import turngate_check, turngate_check_messages
 from timing import FULL, Budget, per_call_ns
@@ -24,7 +24,7 @@ VALUE_BY_TYPE = {"string": "text", "integer": 7, "number": 2.5, "boolean": True}
 def bounded_work(budget: Budget = FULL, sizes=FLOOD_SIZES) -> list[dict]:
     """A list of N one-element lists where text is declared: every element mismatches, and
     turngate should stop after the eleventh whatever N is."""
-    compiled = engine.compile_schema(LIST_OF_TEXT)
+    compiled = turngate.compile_schema(LIST_OF_TEXT)
     rows = []
     for size in sizes:
         arguments = [[index] for index in range(size)]
@@ -66,14 +66,14 @@ def growth(budget: Budget = FULL, counts=PROPERTY_COUNTS, lengths=LIST_LENGTHS) 
     compile_ = Series("compile vs properties declared", [], [])
     for count in counts:
         schema, arguments = object_schema(count)
-        compiled = engine.compile_schema(schema)
+        compiled = turngate.compile_schema(schema)
         assert compiled.check(arguments).ok
         check.sizes.append(count)
         check.ns.append(per_call_ns(partial(turngate_check, compiled, arguments), budget))
         compile_.sizes.append(count)
-        compile_.ns.append(per_call_ns(partial(engine.compile_schema, schema), budget))
+        compile_.ns.append(per_call_ns(partial(turngate.compile_schema, schema), budget))
     elements = Series("check vs list length", [], [])
-    compiled = engine.compile_schema(LIST_OF_TEXT)
+    compiled = turngate.compile_schema(LIST_OF_TEXT)
     for length in lengths:
         arguments = [str(index) for index in range(length)]
         assert compiled.check(arguments).ok

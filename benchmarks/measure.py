@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from functools import partial
 
-import engine
+import turngate
 
 from corpus import Call
 from peers import Prepared, compile_operations
@@ -28,8 +28,8 @@ def measure_checks(calls: list[Call], valid: bool, prepared: Prepared,
 
 
 def measure_compiles(schemas: list[dict], budget: Budget = FULL) -> dict[str, list[float]]:
-    table = engine.load_table()
-    cache = engine.SchemaCache(size=len(schemas) + 1)
+    table = turngate.load_table()
+    cache = turngate.SchemaCache(size=len(schemas) + 1)
     times: dict[str, list[float]] = {}
     for schema in schemas:
         for name, operation in compile_operations(schema, table, cache).items():
@@ -59,20 +59,20 @@ def disagreements(calls: list[Call], prepared: Prepared) -> list[str]:
 
 
 def measure_turn(valid: list[Call], budget: Budget = FULL) -> dict[str, float] | str:
-    """A turn of five calls through `engine.check_turn` against five single checks, or why it
+    """A turn of five calls through `turngate.check_turn` against five single checks, or why it
     was not measured. The five calls are five different tools, compiled beforehand."""
-    check_turn = getattr(engine, "check_turn", None)
+    check_turn = getattr(turngate, "check_turn", None)
     if check_turn is None:
-        return "not measured: engine has no check_turn"
+        return "not measured: turngate has no check_turn"
     chosen = _five_tools(valid)
     if len(chosen) < 5:
         return "not measured: the corpus has fewer than five tools"
     schemas = {call.tool: call.schema for call in chosen}
-    toolset_type = getattr(engine, "Toolset", None)
+    toolset_type = getattr(turngate, "Toolset", None)
     tools = toolset_type(schemas) if toolset_type else schemas
     turn = [{"id": f"call_{i}", "tool": c.tool, "arguments": copy.deepcopy(c.arguments)}
             for i, c in enumerate(chosen)]
-    singles = [(engine.compile_schema(c.schema), copy.deepcopy(c.arguments)) for c in chosen]
+    singles = [(turngate.compile_schema(c.schema), copy.deepcopy(c.arguments)) for c in chosen]
     try:
         if not check_turn(turn, tools).ok:
             return "not measured: check_turn refused a turn of valid calls"

@@ -17,7 +17,7 @@ import fastjsonschema
 import jsonschema
 import jsonschema_rs
 
-import engine
+import turngate
 
 
 def turngate_check(compiled, arguments):
@@ -81,7 +81,7 @@ class Peer:
     refuses: Callable[[object, object], bool]
 
 
-TURNGATE = Peer("turngate", engine.compile_schema, turngate_check, turngate_check_messages,
+TURNGATE = Peer("turngate", turngate.compile_schema, turngate_check, turngate_check_messages,
                 turngate_refuses)
 JSONSCHEMA_ERRORS = Peer("jsonschema iter_errors", jsonschema.Draft202012Validator,
                          iter_errors_list, iter_errors_messages, iter_errors_refuse)
@@ -112,14 +112,14 @@ class Prepared:
         return prepared
 
 
-def compile_operations(schema: dict, table, cache: engine.SchemaCache) -> dict[str, Callable]:
+def compile_operations(schema: dict, table, cache: turngate.SchemaCache) -> dict[str, Callable]:
     """What compiling one schema costs each peer, as zero-argument operations on their own
     copies. The cache-hit row assumes the schema was compiled into `cache` before."""
     own = {name: copy.deepcopy(schema) for name in ("tg", "tgt", "cache", "fjs", "rs", "js")}
     cache.compile(own["cache"], table)
     return {
-        "turngate compile_schema": lambda: engine.compile_schema(own["tg"]),
-        "turngate compile_schema (table given)": lambda: engine.compile_schema(own["tgt"], table),
+        "turngate compile_schema": lambda: turngate.compile_schema(own["tg"]),
+        "turngate compile_schema (table given)": lambda: turngate.compile_schema(own["tgt"], table),
         "turngate SchemaCache hit": lambda: cache.compile(own["cache"], table),
         "fastjsonschema compile": lambda: fastjsonschema_compile(own["fjs"]),
         "jsonschema-rs Draft202012Validator": lambda: jsonschema_rs.Draft202012Validator(own["rs"]),

@@ -13,7 +13,7 @@ import io
 import pstats
 import sys
 
-import engine
+import turngate
 
 from corpus import Call, build_corpus
 from peers import turngate_check, turngate_check_messages
@@ -24,7 +24,7 @@ def prepared_calls(calls: list[Call]) -> list[tuple[object, object]]:
     pairs = []
     for call in calls:
         if call.schema_key not in compiled:
-            compiled[call.schema_key] = engine.compile_schema(call.schema)
+            compiled[call.schema_key] = turngate.compile_schema(call.schema)
         pairs.append((compiled[call.schema_key], copy.deepcopy(call.arguments)))
     return pairs
 

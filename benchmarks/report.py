@@ -44,8 +44,8 @@ def cpu_model() -> str:
 def turngate_source() -> str:
     """Which engine was measured: its folder, and its commit when it is a git checkout
     (with a note when engine/ or rules/ differ from that commit)."""
-    import engine
-    root = Path(engine.__file__).resolve().parent.parent
+    import turngate
+    root = Path(turngate.__file__).resolve().parent.parent
 
     def git(*args: str) -> str:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)

@@ -1,14 +1,15 @@
 """turngate: check a model's tool-call arguments against the tool's JSON Schema before a
 turn runs, and say what does not fit in exact one-sentence messages (ADR 246)."""
 
-from .errors import TableError
-from .loader import load_table, shipped_tables
-from .registry import register_rule_kind
-from .rules import Finding
-from .schema import CompiledSchema, SchemaCache, compile_schema
-from .table import Table
-from .turn import Call, CallAnswer, Toolset, TurnVerdict, check_turn
-from .verdict import Mismatch, Verdict
+from .check.schema import CompiledSchema, SchemaCache, compile_schema
+from .kinds.finding import Finding
+from .kinds.registry import register_rule_kind
+from .kinds.verdict import Mismatch, Verdict
+from .table.entries import Table
+from .table.errors import TableError
+from .table.loading import load_table, shipped_tables
+from .turn.calls import Call, CallAnswer, TurnVerdict
+from .turn.gate import Toolset, check_turn
 
 __all__ = [
     "Call",

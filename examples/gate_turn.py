@@ -6,17 +6,17 @@ Run from the repository's top folder:  python examples/gate_turn.py
 import json
 from pathlib import Path
 
-import engine
+import turngate
 
 EXAMPLES = Path(__file__).parent
 tools = {
     "get_page": json.loads((EXAMPLES / "get_page.schema.json").read_text()),
     "update_page_metadata": json.loads((EXAMPLES / "update_page_metadata.schema.json").read_text()),
 }
-toolset = engine.Toolset(tools)          # compile once per run; reuse for every turn
+toolset = turngate.Toolset(tools)          # compile once per run; reuse for every turn
 turn = json.loads((EXAMPLES / "turn.json").read_text())
 
-verdict = engine.check_turn(turn, toolset)
+verdict = turngate.check_turn(turn, toolset)
 if verdict.ok:
     for call in verdict.calls:           # arguments decoded, ready to run
         print("run", call.tool, call.arguments)

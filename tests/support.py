@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import engine
+import turngate
 
 
 def verdict(schema, arguments, table=None):
-    return engine.compile_schema(schema, table).check(arguments)
+    return turngate.compile_schema(schema, table).check(arguments)
 
 
 def codes_and_paths(schema, arguments, table=None):
@@ -14,7 +14,7 @@ def codes_and_paths(schema, arguments, table=None):
 
 
 def refusal(schema, arguments, tool="update_page_metadata", table=None):
-    compiled = engine.compile_schema(schema, table)
+    compiled = turngate.compile_schema(schema, table)
     return compiled.refusal(tool, compiled.check(arguments))
 
 

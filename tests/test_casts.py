@@ -7,14 +7,14 @@ import copy
 
 import pytest
 
-import engine
-from engine import Call, check_turn
-from engine.loop import Loop, Tool
+import turngate
+from turngate import Call, check_turn
+from turngate.turn.loop import Loop, Tool
 
 
 def cast(type_schema, value, table=None):
     schema = {"type": "object", "properties": {"v": type_schema}}
-    result = engine.compile_schema(schema, table, casts=True).cast({"v": value})
+    result = turngate.compile_schema(schema, table, casts=True).cast({"v": value})
     return result.arguments["v"], result.changed, result.not_cast
 
 
@@ -63,7 +63,7 @@ def test_a_whole_float_is_cast_to_an_integer_only_where_the_draft_refuses_it(dra
     schema = {"type": "object", "properties": {"v": {"type": ["string", "integer"]}}}
     if draft:
         schema["$schema"] = draft
-    result = engine.compile_schema(schema, casts=True).cast({"v": 5.0})
+    result = turngate.compile_schema(schema, casts=True).cast({"v": 5.0})
     assert result.arguments["v"] == wanted and type(result.arguments["v"]) is type(wanted)
     assert result.changed == ((("v",),) if draft == DRAFT_04 else ())
 
@@ -77,7 +77,7 @@ def test_a_whole_float_is_cast_to_an_integer_only_where_the_draft_refuses_it(dra
 def test_a_value_valid_as_sent_is_never_cast(schema, sent):
     for table in ("adr246", "extended"):
         outer = {"type": "object", "properties": {"v": schema}}
-        result = engine.compile_schema(outer, table, casts=True).cast({"v": sent})
+        result = turngate.compile_schema(outer, table, casts=True).cast({"v": sent})
         assert result.arguments == {"v": sent} and result.changed == (), table
 
 
@@ -87,17 +87,17 @@ def test_a_value_valid_as_sent_is_never_cast(schema, sent):
     ({"type": "string", "maxLength": 1}, 42),       # "42" is too long
 ])
 def test_a_cast_is_made_only_to_a_value_the_schema_then_accepts(schema, sent):
-    result = engine.compile_schema({"type": "object", "properties": {"v": schema}}, casts=True).cast({"v": sent})
+    result = turngate.compile_schema({"type": "object", "properties": {"v": schema}}, casts=True).cast({"v": sent})
     assert result.arguments == {"v": sent} and result.changed == ()
 
 
 def test_nothing_is_cast_below_a_node_a_cast_there_could_break():
     """`uniqueItems` reads what the elements hold: casting "1" to 1 beside a 1 would break it."""
     schema = {"type": "array", "uniqueItems": True, "items": {"type": "integer"}}
-    result = engine.compile_schema(schema, casts=True).cast([1, "1"])
+    result = turngate.compile_schema(schema, casts=True).cast([1, "1"])
     assert result.arguments == [1, "1"] and result.changed == ()
     without = {"type": "array", "items": {"type": "integer"}}
-    assert engine.compile_schema(without, casts=True).cast([1, "1"]).arguments == [1, 1]
+    assert turngate.compile_schema(without, casts=True).cast([1, "1"]).arguments == [1, 1]
 
 
 def test_json_text_is_cast_to_the_list_or_object_where_the_table_admits_it():
@@ -111,7 +111,7 @@ def test_casts_reach_nested_arguments_refs_and_unions():
         "maybe": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
         "extra": {"type": "object", "additionalProperties": {"type": "number"}}}}
     sent = {"items": [{"n": "1"}, {"n": 2}, {"n": "x"}], "maybe": "true", "extra": {"a": "1.5"}}
-    result = engine.compile_schema(schema, "extended", casts=True).cast(sent)
+    result = turngate.compile_schema(schema, "extended", casts=True).cast(sent)
     assert result.arguments == {"items": [{"n": 1}, {"n": 2}, {"n": "x"}], "maybe": True, "extra": {"a": 1.5}}
     assert result.changed == (("items", 0, "n"), ("maybe",), ("extra", "a"))
     assert result.not_cast == (("items", 2, "n"),)
@@ -121,18 +121,18 @@ def test_the_callers_object_is_never_changed_and_unchanged_parts_are_shared():
     schema = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "object"}}}
     sent = {"a": "5", "b": {"deep": ["x"]}}
     before = copy.deepcopy(sent)
-    result = engine.compile_schema(schema, casts=True).cast(sent)
+    result = turngate.compile_schema(schema, casts=True).cast(sent)
     assert sent == before and result.arguments is not sent and result.arguments["a"] == 5
     assert result.arguments["b"] is sent["b"]
     unchanged = {"a": 5}
-    assert engine.compile_schema(schema, casts=True).cast(unchanged).arguments is unchanged
+    assert turngate.compile_schema(schema, casts=True).cast(unchanged).arguments is unchanged
 
 
 def test_casting_a_schema_compiled_without_casts_is_an_error():
     with pytest.raises(ValueError, match="compiled without casts"):
-        engine.compile_schema({"type": "integer"}).cast("5")
+        turngate.compile_schema({"type": "integer"}).cast("5")
     with pytest.raises(ValueError, match="built without them"):
-        check_turn([Call("a", "count", {"n": 1})], engine.Toolset(TOOLS), casts=True)
+        check_turn([Call("a", "count", {"n": 1})], turngate.Toolset(TOOLS), casts=True)
 
 
 TOOLS = {"count": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}

@@ -14,7 +14,7 @@ from openai.types import chat
 from pydantic import TypeAdapter
 
 from conftest import EXAMPLES, ROOT
-from engine.cli import main
+from turngate.cli import main
 
 
 def run(capfd, *argv):
@@ -92,7 +92,7 @@ def test_unusable_input_is_one_sentence_and_exit_2(capfd, tmp_path, content, for
 
 
 def test_a_missing_turn_file_is_one_sentence_and_no_traceback():
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "check-turn", "missing.json"],
+    done = subprocess.run([sys.executable, "-m", "turngate.cli", "check-turn", "missing.json"],
                           capture_output=True, text=True, cwd=ROOT)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == 'turngate: the turn file "missing.json" does not exist.\n'

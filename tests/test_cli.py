@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import EXAMPLES, ROOT
-from engine.cli import main
+from turngate.cli import main
 
 SCHEMA = str(EXAMPLES / "update_page_metadata.schema.json")
 GOOD = str(EXAMPLES / "update_page_metadata.ok.json")
@@ -121,6 +121,6 @@ def test_batch_exit_codes(capfd, tmp_path):
 
 
 def test_the_installed_command_runs_as_a_program():
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "check", SCHEMA, BAD],
+    done = subprocess.run([sys.executable, "-m", "turngate.cli", "check", SCHEMA, BAD],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 1 and done.stdout.startswith("Refused:") and done.stderr == ""

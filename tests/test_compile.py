@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import attrs
 import pytest
 
-import engine
-from engine.verdict import PASSED
+import turngate
+from turngate.kinds.verdict import PASSED
 
 SCHEMA = {
     "type": "object",
@@ -25,21 +25,21 @@ SCHEMA = {
 
 
 def test_a_compiled_schema_is_frozen():
-    compiled = engine.compile_schema(SCHEMA)
+    compiled = turngate.compile_schema(SCHEMA)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         compiled.root = None  # type: ignore[misc]
 
 
 def test_compiling_does_not_keep_or_change_the_schema():
     schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": False}
-    compiled = engine.compile_schema(schema)
+    compiled = turngate.compile_schema(schema)
     schema["properties"]["a"]["type"] = "array"
     schema["additionalProperties"] = True
     assert [m.code for m in compiled.check({"a": [1], "b": 1}).mismatches] == ["kind", "additional"]
 
 
 def test_a_compiled_schema_is_reused_for_many_checks():
-    compiled = engine.compile_schema(SCHEMA)
+    compiled = turngate.compile_schema(SCHEMA)
     first = compiled.check({"uid": [], "x": 1})
     for _ in range(3):
         assert compiled.check({"uid": 1}) is PASSED
@@ -47,7 +47,7 @@ def test_a_compiled_schema_is_reused_for_many_checks():
 
 
 def test_one_compiled_schema_checked_from_16_threads_gives_the_same_verdicts():
-    compiled = engine.compile_schema(SCHEMA)
+    compiled = turngate.compile_schema(SCHEMA)
     inputs = [{"uid": i, "tags": ["a", "B", ["x"], "d"][: i % 5], "fields": {} if i % 3 else {"title": i}}
               for i in range(200)]
     alone = [compiled.check(value) for value in inputs]
@@ -57,7 +57,7 @@ def test_one_compiled_schema_checked_from_16_threads_gives_the_same_verdicts():
 
 
 def test_a_value_that_fits_is_answered_with_the_shared_verdict_and_builds_nothing():
-    compiled = engine.compile_schema(SCHEMA)
+    compiled = turngate.compile_schema(SCHEMA)
     small = {"uid": 1, "tags": ["a"], "fields": {"title": "x"}}
     large = {"uid": 1, "tags": ["a", "b", "c"] * 10_000, "fields": {"title": "x"}}
     peaks = []
@@ -73,14 +73,14 @@ def test_a_value_that_fits_is_answered_with_the_shared_verdict_and_builds_nothin
 
 
 def test_the_cache_compiles_a_schema_once_by_content():
-    cache = engine.SchemaCache(size=2)
+    cache = turngate.SchemaCache(size=2)
     first = cache.compile(SCHEMA)
     assert cache.compile({**SCHEMA}) is first
     assert cache.compile(SCHEMA, "adr246") is first
 
 
 def test_the_cache_drops_the_least_recently_used_past_its_size():
-    cache = engine.SchemaCache(size=2)
+    cache = turngate.SchemaCache(size=2)
     a, b = cache.compile({"type": "string"}), cache.compile({"type": "integer"})
     assert cache.compile({"type": "string"}) is a
     cache.compile({"type": "boolean"})
@@ -90,7 +90,7 @@ def test_the_cache_drops_the_least_recently_used_past_its_size():
 
 
 def test_the_cache_compiles_what_json_cannot_key_without_keeping_it():
-    cache = engine.SchemaCache()
+    cache = turngate.SchemaCache()
     loop: dict = {"type": "object"}
     loop["properties"] = {"self": loop}
     assert cache.compile(loop).check({"self": {"self": "x"}}).mismatches[0].path == ("self", "self")
@@ -110,10 +110,10 @@ def test_the_cache_compiles_what_json_cannot_key_without_keeping_it():
     {"type": "object", "nullable": "yes", "required": "a"},
 ])
 def test_odd_schemas_compile_and_check_without_raising(schema):
-    verdict = engine.compile_schema(schema).check({"a": None, "x": [1]})
+    verdict = turngate.compile_schema(schema).check({"a": None, "x": [1]})
     assert verdict.ok or verdict.mismatches
 
 
 def test_a_required_list_with_repeats_and_non_names_reports_each_name_once():
-    verdict = engine.compile_schema({"required": [1, None, "a", "a"]}).check({})
+    verdict = turngate.compile_schema({"required": [1, None, "a", "a"]}).check({})
     assert [(m.code, m.path) for m in verdict.mismatches] == [("missing", ("a",))]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import engine
+import turngate
 from suite import DRAFTS, SuiteUnavailable, obtain_suite
 
 
@@ -27,13 +27,13 @@ def valid_instances(folder):
                     yield path.relative_to(folder), case, test
 
 
-@pytest.mark.parametrize("table", sorted(engine.shipped_tables()))
+@pytest.mark.parametrize("table", sorted(turngate.shipped_tables()))
 @pytest.mark.parametrize("draft", DRAFTS)
 def test_no_valid_instance_is_refused(suite, draft, table):
     folder = suite / draft
     checked, refused = 0, []
     for file, case, test in valid_instances(folder):
-        verdict = engine.compile_schema(case["schema"], table).check(test["data"])
+        verdict = turngate.compile_schema(case["schema"], table).check(test["data"])
         checked += 1
         if not verdict.ok:
             refused.append(f"{file}: {case['description']} / {test['description']}: "

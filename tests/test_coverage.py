@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-import engine
+import turngate
 from conftest import ROOT
-from engine.cli import main
-from engine.coverage import coverage, schema_nodes, tool_schemas
+from turngate.cli import main
+from turngate.compile.coverage import coverage, schema_nodes, tool_schemas
 
 PYDANTIC_LIKE = {
     "type": "object",
@@ -37,8 +37,8 @@ def test_the_nodes_of_a_schema_are_those_an_argument_can_meet_each_once():
 
 
 def test_the_default_skips_refs_and_unions_that_extended_judges():
-    default = coverage(PYDANTIC_LIKE, engine.load_table("adr246"))
-    extended = coverage(PYDANTIC_LIKE, engine.load_table("extended"))
+    default = coverage(PYDANTIC_LIKE, turngate.load_table("adr246"))
+    extended = coverage(PYDANTIC_LIKE, turngate.load_table("extended"))
     assert (default.nodes, default.judged) == (15, 3)
     assert default.skipped == {"$ref": 6, "allOf": 2, "anyOf": 3, "not read": 1}
     assert (extended.nodes, extended.judged) == (15, 13)
@@ -48,8 +48,8 @@ def test_the_default_skips_refs_and_unions_that_extended_judges():
 
 def test_an_additional_properties_schema_is_not_read_by_the_default():
     schema = {"type": "object", "additionalProperties": {"type": "integer"}}
-    assert coverage(schema, engine.load_table("adr246")).skipped == {"not read": 1}
-    assert coverage(schema, engine.load_table("extended")).skipped == {}
+    assert coverage(schema, turngate.load_table("adr246")).skipped == {"not read": 1}
+    assert coverage(schema, turngate.load_table("extended")).skipped == {}
 
 
 def test_files_hold_a_schema_or_tools_in_any_format():
@@ -95,7 +95,7 @@ def test_the_real_schemas_of_the_readme_table_are_judged_fully_under_extended():
     folder = ROOT / "benchmarks" / "schemas"
     documents = sorted(folder.glob("*.json"))
     assert len(documents) >= 10
-    extended = engine.load_table("extended")
+    extended = turngate.load_table("extended")
     positions = 0
     for path in documents:
         for name, schema in tool_schemas(json.loads(path.read_text())):

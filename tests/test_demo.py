@@ -7,8 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from conftest import EXAMPLES, ROOT
-from engine.demo import DEMO_TURN_FILES, INSTALL_MCP, recorded_turns
+from conftest import ROOT
+from turngate.cli.demo import DEMO_TURN_FILE, INSTALL_MCP, recorded_turns
 
 WITHOUT_MCP = "import sys; sys.modules['mcp'] = None; "
 
@@ -18,7 +18,7 @@ def python(code_or_args: list[str]) -> subprocess.CompletedProcess:
 
 
 def test_the_demo_refuses_the_recorded_turn_then_runs_the_corrected_one(snapshot):
-    done = python(["-m", "engine.cli", "demo"])
+    done = python(["-m", "turngate.cli", "demo"])
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     introduction, first, second = done.stdout.split("\n\n")
     assert introduction.endswith("offering get_page, update_page_metadata.")
@@ -32,22 +32,22 @@ def test_the_demo_refuses_the_recorded_turn_then_runs_the_corrected_one(snapshot
     assert f"```text\n{done.stdout}```" in (ROOT / "README.md").read_text(), "the README shows another output"
 
 
-def test_the_recorded_turn_is_the_example_file_in_a_checkout():
-    assert DEMO_TURN_FILES[-1] == EXAMPLES / "demo_turn.json"
+def test_the_recorded_turn_ships_in_the_package():
+    assert DEMO_TURN_FILE == ROOT / "engine" / "mcp" / "demo_turn.json"
     turns = recorded_turns()
     assert [len(turn["calls"]) for turn in turns] == [2, 2]
 
 
 def test_without_the_mcp_extra_the_demo_says_to_install_it_and_exits_2():
-    done = python(["-c", WITHOUT_MCP + "from engine.cli import main; sys.exit(main(['demo']))"])
+    done = python(["-c", WITHOUT_MCP + "from turngate.cli import main; sys.exit(main(['demo']))"])
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"turngate: {INSTALL_MCP}\n"
     assert INSTALL_MCP == "the demo needs the MCP SDK; install it with: python3 -m pip install 'turngate[mcp]'."
 
 
 def test_the_core_package_and_check_turn_work_without_mcp():
-    code = (WITHOUT_MCP + "import engine, engine.formats, engine.mcp_gate, engine.demo; "
-            "from engine.cli import main; sys.exit(main(['check-turn', 'examples/turn.anthropic.json']))")
+    code = (WITHOUT_MCP + "import turngate, turngate.formats, turngate.mcp.gate, turngate.cli.demo; "
+            "from turngate.cli import main; sys.exit(main(['check-turn', 'examples/turn.anthropic.json']))")
     done = python(["-c", code])
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith("Refused: nothing of the turn runs (anthropic, 2 calls)")

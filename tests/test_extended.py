@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import engine
+import turngate
 from support import codes_and_paths, verdict
 
 DEFS = {
@@ -125,14 +125,14 @@ def test_extended_messages(snapshot):
 
 
 def test_the_parsed_strict_and_extended_tables(snapshot):
-    from engine.convert import to_data
-    assert {name: to_data(engine.load_table(name)) for name in ("strict", "extended")} == snapshot
+    from turngate.check.convert import to_data
+    assert {name: to_data(turngate.load_table(name)) for name in ("strict", "extended")} == snapshot
 
 
 def test_a_node_with_many_rules_runs_them_in_table_order():
     schema = {"type": "object", "anyOf": [{"type": "object"}], "enum": [{"id": 1}], "required": ["id"],
               "properties": {"id": {"type": "integer"}}, "additionalProperties": False}
-    compiled = engine.compile_schema(schema, "extended")
+    compiled = turngate.compile_schema(schema, "extended")
     assert len(compiled.root.entries) == 5
     assert compiled.check({"id": 1}).ok
     assert ext(schema, {"id": 2}) == [("enum", ())]

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from conftest import EXAMPLES
-from engine.formats import (FormatError, anthropic_messages, detect_format, mcp_calls, openai_chat,
+from turngate.formats import (FormatError, anthropic_messages, detect_format, mcp_calls, openai_chat,
                             openai_responses, read_turn)
 
 CALL = {"id": "a", "type": "function", "function": {"name": "get_page", "arguments": "{}"}}

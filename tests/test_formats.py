@@ -14,8 +14,8 @@ from openai.types.responses.response_input_param import FunctionCallOutput
 from pydantic import TypeAdapter
 
 from conftest import EXAMPLES
-from engine import Toolset, check_turn
-from engine.formats import FORMATS, FormatError, anthropic_messages, mcp_calls, openai_chat, openai_responses
+from turngate import Toolset, check_turn
+from turngate.formats import FORMATS, FormatError, anthropic_messages, mcp_calls, openai_chat, openai_responses
 
 GET = json.loads((EXAMPLES / "get_page.schema.json").read_text())
 UPDATE = json.loads((EXAMPLES / "update_page_metadata.schema.json").read_text())

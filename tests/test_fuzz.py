@@ -13,12 +13,12 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine
-from engine import Call, check_turn
-from engine.formats import FormatError, read_turn
+import turngate
+from turngate import Call, check_turn
+from turngate.formats import FormatError, read_turn
 from support import one_clean_line
 
-TABLES = sorted(engine.shipped_tables())
+TABLES = sorted(turngate.shipped_tables())
 HEADERS = ("Refused:", "Not run:", "- ", "\n", "\r\n", "\u2028", "\x1b[2J", "\u202e", '"', "\\")
 
 nasty_text = st.one_of(
@@ -61,7 +61,7 @@ def assert_answer_lines(text: str, verdict) -> None:
 @settings(deadline=None, suppress_health_check=list(HealthCheck))
 @given(schema=schemas, arguments=values, table=st.sampled_from(TABLES), tool=nasty_text)
 def test_check_cast_and_refusal_never_raise_and_never_forge_a_line(schema, arguments, table, tool):
-    compiled = engine.compile_schema(schema, table, casts=True)
+    compiled = turngate.compile_schema(schema, table, casts=True)
     verdict = compiled.check(arguments)
     assert_clean(verdict)
     assert compiled.check(arguments) == verdict
@@ -123,8 +123,8 @@ def test_any_table_text_loads_or_fails_with_a_table_error(lines, tmp_path_factor
     path = tmp_path_factory.mktemp("fuzz") / "t.rules"
     path.write_text("\n".join(lines), encoding="utf-8")
     try:
-        table = engine.load_table(path)
-    except engine.TableError as error:
+        table = turngate.load_table(path)
+    except turngate.TableError as error:
         assert error.file and str(error).count("\n") == 0
         return
-    assert_clean(engine.compile_schema({"type": "object", "required": ["x"]}, table).check({"y": [1]}))
+    assert_clean(turngate.compile_schema({"type": "object", "required": ["x"]}, table).check({"y": [1]}))

@@ -13,9 +13,9 @@ from typing import ClassVar
 import pytest
 from attrs import frozen
 
-import engine
+import turngate
 from conftest import EXAMPLES, ROOT
-from engine.values import json_equal, kind_of
+from turngate.values.kinds import json_equal, kind_of
 
 SHIPPED_KINDS = ("kind", "enum", "required", "members", "members-and-extra", "elements", "ref", "union")
 
@@ -41,9 +41,9 @@ class LengthRule:
 
     def findings(self, value, walk):
         if self.shortest is not None and len(value) < self.shortest:
-            yield engine.Finding("too-short", {"limit": self.shortest, "length": len(value)})
+            yield turngate.Finding("too-short", {"limit": self.shortest, "length": len(value)})
         else:
-            yield engine.Finding("too-long", {"limit": self.longest, "length": len(value)})
+            yield turngate.Finding("too-long", {"limit": self.longest, "length": len(value)})
 
 
 @frozen
@@ -71,9 +71,9 @@ class RangeRule:
 
     def findings(self, value, walk):
         if self.lowest is not None and self._number(value) < self.lowest:
-            yield engine.Finding("too-small", {"limit": self.lowest, "value": value})
+            yield turngate.Finding("too-small", {"limit": self.lowest, "value": value})
         else:
-            yield engine.Finding("too-large", {"limit": self.highest, "value": value})
+            yield turngate.Finding("too-large", {"limit": self.highest, "value": value})
 
 
 @frozen
@@ -95,7 +95,7 @@ class PatternRule:
         return type(value) is not str or self.compiled.search(value) is not None
 
     def findings(self, value, walk):
-        yield engine.Finding("pattern", {"pattern": self.source, "value": value})
+        yield turngate.Finding("pattern", {"pattern": self.source, "value": value})
 
 
 @frozen
@@ -112,7 +112,7 @@ class ConstRule:
         return value is None or json_equal(value, self.wanted)
 
     def findings(self, value, walk):
-        yield engine.Finding("const", {"wanted": self.wanted, "value": value})
+        yield turngate.Finding("const", {"wanted": self.wanted, "value": value})
 
 
 HOST_TABLE = """\
@@ -134,15 +134,15 @@ message const      "{argument} must be {wanted}, but {sent_kind} was sent."
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    assert set(engine.registry.RULE_KINDS) == set(SHIPPED_KINDS)
+    assert set(turngate.kinds.registry.RULE_KINDS) == set(SHIPPED_KINDS)
     for name, kind in [("test-length", LengthRule), ("test-range", RangeRule),
                        ("test-pattern", PatternRule), ("test-const", ConstRule)]:
-        engine.register_rule_kind(name, kind)
+        turngate.register_rule_kind(name, kind)
     folder = tmp_path_factory.mktemp("host")
     (folder / "host.rules").write_text(HOST_TABLE)
-    yield engine.load_table(folder / "host.rules")
+    yield turngate.load_table(folder / "host.rules")
     for name in ("test-length", "test-range", "test-pattern", "test-const"):
-        del engine.registry.RULE_KINDS[name]  # other tests see only the shipped kinds
+        del turngate.kinds.registry.RULE_KINDS[name]  # other tests see only the shipped kinds
 
 
 SCHEMA = {"type": "object", "properties": {
@@ -154,7 +154,7 @@ SCHEMA = {"type": "object", "properties": {
 
 
 def messages(table, arguments):
-    return [(m.code, m.message) for m in engine.compile_schema(SCHEMA, table).check(arguments).mismatches]
+    return [(m.code, m.message) for m in turngate.compile_schema(SCHEMA, table).check(arguments).mismatches]
 
 
 def test_the_host_rules_refuse_what_they_judge(table):
@@ -177,21 +177,21 @@ def test_the_default_checks_still_run_first_and_stop_the_node(table):
 
 
 def test_the_default_table_is_untouched_by_host_kinds(table):
-    assert [m.code for m in engine.compile_schema(SCHEMA).check({"title": "ab"}).mismatches] == []
+    assert [m.code for m in turngate.compile_schema(SCHEMA).check({"title": "ab"}).mismatches] == []
 
 
 def test_a_host_kind_must_be_registered_before_a_table_uses_it(tmp_path):
     path = tmp_path / "late.rules"
     path.write_text("table late extends adr246\nrule x uses not-registered-yet\n")
-    with pytest.raises(engine.TableError, match='there is no rule kind "not-registered-yet"'):
-        engine.load_table(path)
+    with pytest.raises(turngate.TableError, match='there is no rule kind "not-registered-yet"'):
+        turngate.load_table(path)
 
 
 def test_a_class_without_the_protocol_cannot_be_registered():
     class NotARule:
         codes = ()
     with pytest.raises(TypeError, match="a rule kind needs 'facts'"):
-        engine.register_rule_kind("broken", NotARule)
+        turngate.register_rule_kind("broken", NotARule)
 
 
 def test_the_host_messages_are_bounded_sentences(table):
@@ -246,16 +246,16 @@ class EachValueRule:
 
 
 def test_a_host_kind_can_look_below_and_beside_with_the_walk(tmp_path):
-    engine.register_rule_kind("test-each-value", EachValueRule)
+    turngate.register_rule_kind("test-each-value", EachValueRule)
     try:
         path = tmp_path / "each.rules"
         path.write_text("table each extends adr246\nrule each uses test-each-value\n")
         schema = {"x-each-value": {"type": "integer"}, "x-also": {"required": ["id"]}}
-        verdict = engine.compile_schema(schema, engine.load_table(path)).check({"a": 1, "b": [2], "c": {}})
+        verdict = turngate.compile_schema(schema, turngate.load_table(path)).check({"a": 1, "b": [2], "c": {}})
         assert [(m.code, m.path) for m in verdict.mismatches] == [
             ("kind", ("b",)), ("kind", ("c",)), ("missing", ("id",))]
     finally:
-        del engine.registry.RULE_KINDS["test-each-value"]
+        del turngate.kinds.registry.RULE_KINDS["test-each-value"]
 
 
 @frozen
@@ -279,7 +279,7 @@ class ChoicesRule:
         facts = {"choices": self.choices, "value": value}
         facts.update({name: given for name, given in (("hint", "ask the user"), ("expected", "a listed name"),
                                                       ("types", ("string",))) if name in self.reported})
-        yield engine.Finding("not-listed", facts)
+        yield turngate.Finding("not-listed", facts)
 
 
 CHOICES_TABLE = """\
@@ -294,10 +294,10 @@ message not-listed            "{argument} must be {expected}, one of {choices}."
 
 @pytest.fixture()
 def choices_table(tmp_path):
-    engine.register_rule_kind("test-choices", ChoicesRule)
+    turngate.register_rule_kind("test-choices", ChoicesRule)
     (tmp_path / "choices.rules").write_text(CHOICES_TABLE)
-    yield engine.load_table(tmp_path / "choices.rules")
-    del engine.registry.RULE_KINDS["test-choices"]
+    yield turngate.load_table(tmp_path / "choices.rules")
+    del turngate.kinds.registry.RULE_KINDS["test-choices"]
 
 
 @pytest.mark.parametrize(("reported", "message"), [
@@ -311,7 +311,7 @@ def test_a_host_kinds_facts_are_worded_by_the_table(choices_table, reported, mes
     fact named like an engine text is the host's where reported, else the engine's (from
     `types`); a fact no one reported is marked, not guessed."""
     schema = {"type": "object", "properties": {"pick": {"x-choices": ["a", "b"], "x-report": reported}}}
-    verdict = engine.compile_schema(schema, choices_table).check({"pick": "c"})
+    verdict = turngate.compile_schema(schema, choices_table).check({"pick": "c"})
     assert [m.message for m in verdict.mismatches] == [message]
 
 
@@ -330,20 +330,20 @@ class DateFormatRule:
         return type(value) is not str or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) is not None
 
     def findings(self, value, walk):
-        yield engine.Finding("not-a-date", {"value": value})
+        yield turngate.Finding("not-a-date", {"value": value})
 
 
 def test_a_host_kind_reading_an_annotation_sees_every_property_that_has_it(tmp_path):
     """Plain properties share one compiled node per type only under the engine's own rule
     kinds; a host's kind may read any keyword, so each property is compiled for itself."""
-    engine.register_rule_kind("test-date", DateFormatRule)
+    turngate.register_rule_kind("test-date", DateFormatRule)
     try:
         (tmp_path / "dates.rules").write_text(
             'table dates extends adr246\nrule date uses test-date\nmessage not-a-date "{argument} must be a date."\n')
-        table = engine.load_table(tmp_path / "dates.rules")
-        engine.compile_schema({"type": "object", "properties": {"plain": {"type": "string"}}}, table)
+        table = turngate.load_table(tmp_path / "dates.rules")
+        turngate.compile_schema({"type": "object", "properties": {"plain": {"type": "string"}}}, table)
         schema = {"type": "object", "properties": {"when": {"type": "string", "format": "date"}}}
-        assert [m.message for m in engine.compile_schema(schema, table).check({"when": "soon"}).mismatches] == [
+        assert [m.message for m in turngate.compile_schema(schema, table).check({"when": "soon"}).mismatches] == [
             '"when" must be a date.']
     finally:
-        del engine.registry.RULE_KINDS["test-date"]
+        del turngate.kinds.registry.RULE_KINDS["test-date"]

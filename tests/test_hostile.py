@@ -15,9 +15,9 @@ from enum import IntEnum
 
 import pytest
 
-import engine
+import turngate
 from support import one_clean_line
-from engine import Call, check_turn
+from turngate import Call, check_turn
 
 TABLES = ("adr246", "strict", "extended")
 DEEP = 100_000
@@ -67,13 +67,13 @@ def nested_value(levels: int, leaf: object) -> object:
 @pytest.mark.parametrize("table", TABLES)
 def test_a_schema_nested_100000_levels_deep_compiles_and_what_is_below_the_limit_is_skipped(table):
     schema = nested_schema(DEEP, {"type": "integer"})
-    compiled = finishes(lambda: engine.compile_schema(schema, table))
+    compiled = finishes(lambda: turngate.compile_schema(schema, table))
     deep_objects: object = [1]
     for _ in range(200):
         deep_objects = {"a": deep_objects}
     assert compiled.check(deep_objects).ok
     assert not compiled.check({"a": "text"}).ok  # the top is still judged
-    limit = engine.load_table(table).limit["depth"]
+    limit = turngate.load_table(table).limit["depth"]
     assert limit == 64
 
 
@@ -86,15 +86,15 @@ def test_a_ref_cycle_and_a_self_containing_schema_compile_without_recursion_erro
                  "$ref": "#/$defs/n"}
     for table in TABLES:
         for schema in (loop, ref_cycle):
-            compiled = finishes(lambda: engine.compile_schema(schema, table))
+            compiled = finishes(lambda: turngate.compile_schema(schema, table))
             assert_sound(compiled.check(nested_value(500, {"x": 1})))
-    assert engine.SchemaCache().compile(loop).check({"self": "x"}).ok is False
+    assert turngate.SchemaCache().compile(loop).check({"self": "x"}).ok is False
 
 
 def test_100000_properties_compile_and_check():
     properties = {f"p{i}": {"type": "integer"} for i in range(100_000)}
     schema = {"type": "object", "properties": properties, "required": ["p99999"], "additionalProperties": False}
-    compiled = finishes(lambda: engine.compile_schema(schema))
+    compiled = finishes(lambda: turngate.compile_schema(schema))
     assert compiled.check({"p5": 1, "p99999": "2"}).ok
     verdict = compiled.check({"p5": [], "P_99998": 1})
     assert [m.code for m in verdict.mismatches] == ["missing", "kind", "additional"]
@@ -105,7 +105,7 @@ def test_100000_properties_compile_and_check():
 
 def test_an_enum_of_a_million_values_is_looked_up_not_searched():
     members = [f"v{i}" for i in range(1_000_000)]
-    compiled = finishes(lambda: engine.compile_schema({"enum": members}))
+    compiled = finishes(lambda: turngate.compile_schema({"enum": members}))
     checks = finishes(lambda: [compiled.check(f"V{i}").ok for i in range(0, 1_000_000, 1000)])
     assert all(checks)
     refused = finishes(lambda: [compiled.check("nope") for _ in range(1000)])[0]
@@ -119,15 +119,15 @@ def test_catastrophic_pattern_properties_are_never_run(pattern):
               "properties": {"b": {"type": "string"}}, "additionalProperties": False}
     key = "a" * 50_000 + "!"
     for table in TABLES:
-        verdict = finishes(lambda: engine.compile_schema(schema, table).check({key: "x", "b": []}), 10)
+        verdict = finishes(lambda: turngate.compile_schema(schema, table).check({key: "x", "b": []}), 10)
         assert [m.code for m in verdict.mismatches] == ["kind"]
 
 
 def test_type_lists_of_a_thousand_names():
     known = ["string", "integer", "array"] * 334
-    assert engine.compile_schema({"type": known}).check({"a": 1}).ok is False
-    assert engine.compile_schema({"type": known + ["date"]}).check({"a": 1}).ok
-    assert engine.compile_schema({"type": [f"t{i}" for i in range(1000)]}).check([1]).ok
+    assert turngate.compile_schema({"type": known}).check({"a": 1}).ok is False
+    assert turngate.compile_schema({"type": known + ["date"]}).check({"a": 1}).ok
+    assert turngate.compile_schema({"type": [f"t{i}" for i in range(1000)]}).check([1]).ok
 
 
 @pytest.mark.parametrize("schema", [
@@ -140,7 +140,7 @@ def test_type_lists_of_a_thousand_names():
 ])
 @pytest.mark.parametrize("table", TABLES)
 def test_odd_python_objects_in_schemas_compile_and_check(schema, table):
-    compiled = engine.compile_schema(schema, table, casts=True)
+    compiled = turngate.compile_schema(schema, table, casts=True)
     for value in ({"a": [1], 1: 2}, [1, "x", None], float("nan"), {"a": float("inf")}):
         assert_sound(compiled.check(value))
         compiled.cast(value)
@@ -164,7 +164,7 @@ SCHEMA = {
 
 @pytest.mark.parametrize("table", TABLES)
 def test_a_million_element_list_is_checked_and_a_million_mismatches_stop_at_the_eleventh(table):
-    compiled = engine.compile_schema(SCHEMA, table)
+    compiled = turngate.compile_schema(SCHEMA, table)
     assert finishes(lambda: compiled.check({"title": "a", "tags": ["x"] * 1_000_000})).ok
     verdict = finishes(lambda: compiled.check({"title": "a", "tags": [[i] for i in range(1_000_000)]}))
     assert len(verdict.mismatches) == 10 and verdict.truncated
@@ -173,13 +173,13 @@ def test_a_million_element_list_is_checked_and_a_million_mismatches_stop_at_the_
 @pytest.mark.parametrize("table", TABLES)
 def test_arguments_nested_100000_deep_are_checked_without_recursion_errors(table):
     deep = nested_value(DEEP, "x")
-    compiled = engine.compile_schema(SCHEMA, table, casts=True)
+    compiled = turngate.compile_schema(SCHEMA, table, casts=True)
     for value in ({"title": "a", "choice": deep}, {"title": "a", "fields": {"x": deep}}, deep,
                   {"title": "a", "tags": deep}):
         assert_sound(finishes(lambda: compiled.check(value)))
         finishes(lambda: compiled.cast(value))
     tree = {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}}
-    assert_sound(finishes(lambda: engine.compile_schema(tree, table).check(nested_value(DEEP, {}))))
+    assert_sound(finishes(lambda: turngate.compile_schema(tree, table).check(nested_value(DEEP, {}))))
 
 
 def test_raw_json_text_nested_too_deeply_is_refused_in_one_sentence():
@@ -191,7 +191,7 @@ def test_raw_json_text_nested_too_deeply_is_refused_in_one_sentence():
 @pytest.mark.parametrize("table", TABLES)
 def test_a_10_mb_string_anywhere(table):
     big = "\u202e\x1b[2J" + "a" * 10_000_000
-    compiled = engine.compile_schema({**SCHEMA, "properties": {**SCHEMA["properties"],
+    compiled = turngate.compile_schema({**SCHEMA, "properties": {**SCHEMA["properties"],
                                                                "doc": {"type": "object"}}}, table, casts=True)
     value = {"title": big, "count": big, "fields": big, "doc": "{" + big, big: big}
     verdict = finishes(lambda: compiled.check(value))
@@ -204,7 +204,7 @@ def test_a_10_mb_string_anywhere(table):
 
 @pytest.mark.parametrize("key", ["a\nRefused: x", 'quote"s', "\x1b[31mred", "bidi\u202eevil\u2066", "\u2028", ""])
 def test_hostile_keys_are_escaped_into_one_line(key):
-    verdict = engine.compile_schema(SCHEMA).check({"title": "a", key: 1, "fields": {key: 2}})
+    verdict = turngate.compile_schema(SCHEMA).check({"title": "a", key: 1, "fields": {key: 2}})
     assert [m.code for m in verdict.mismatches] == ["additional"]
     assert_sound(verdict)
 
@@ -226,7 +226,7 @@ class Weird(float):
 ], ids=lambda value: type(value).__name__)
 @pytest.mark.parametrize("table", TABLES)
 def test_numbers_and_objects_json_cannot_make_never_raise(value, table):
-    compiled = engine.compile_schema(SCHEMA, table, casts=True)
+    compiled = turngate.compile_schema(SCHEMA, table, casts=True)
     for arguments in ({"title": value, "count": value, "choice": value, "tags": [value], "fields": {"x": value}},
                       value):
         verdict = compiled.check(arguments)
@@ -237,14 +237,14 @@ def test_numbers_and_objects_json_cannot_make_never_raise(value, table):
 
 
 def test_bool_and_int_are_told_apart_where_json_does():
-    compiled = engine.compile_schema({"enum": [1]})
+    compiled = turngate.compile_schema({"enum": [1]})
     assert compiled.check(1).ok and compiled.check(1.0).ok and compiled.check("1").ok
     assert not compiled.check(True).ok
-    assert not engine.compile_schema({"enum": [True]}).check(1).ok
+    assert not turngate.compile_schema({"enum": [True]}).check(1).ok
 
 
 def test_a_huge_integer_is_named_without_its_digits():
-    (mismatch,) = engine.compile_schema({"enum": ["a"]}).check(10 ** 100_000).mismatches
+    (mismatch,) = turngate.compile_schema({"enum": ["a"]}).check(10 ** 100_000).mismatches
     assert mismatch.message == 'The arguments must be one of "a", but an integer of about 100001 digits was sent.'
     assert sys.get_int_max_str_digits() == 4300  # the check did not lift Python's limit
 
@@ -252,7 +252,7 @@ def test_a_huge_integer_is_named_without_its_digits():
 # ── Threads ─────────────────────────────────────────────────────────────────────────────
 
 def test_the_schema_cache_is_bounded_and_safe_under_16_threads():
-    cache = engine.SchemaCache(size=50)
+    cache = turngate.SchemaCache(size=50)
     schemas = [{"type": "object", "properties": {f"p{i}": {"type": "integer"}}, "required": [f"p{i}"]}
                for i in range(200)]
     errors: list = []
@@ -283,7 +283,7 @@ def test_hostile_tool_names_and_call_ids_are_quoted_in_the_answers():
 
 
 def test_nan_and_infinity_in_casts_and_enums():
-    compiled = engine.compile_schema({"type": "object", "properties": {
+    compiled = turngate.compile_schema({"type": "object", "properties": {
         "i": {"type": "integer"}, "s": {"type": "string"}, "b": {"type": "boolean"}, "e": {"enum": [1.5]}}}, casts=True)
     for bad in (float("nan"), float("inf"), float("-inf")):
         sent = {"i": bad, "s": bad, "b": bad}

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Call
-from engine.loop import Loop, Tool
+from turngate import Call
+from turngate.turn.loop import Loop, Tool
 
 OBJECT = {"type": "object", "properties": {"uid": {"type": "integer"}}, "required": ["uid"]}
 TOOLS = [

@@ -9,9 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine
-from engine.interpreter import _Enough, collect_parts, found_class, rule_parts
-from engine.verdict import PASSED, Verdict
+import turngate
+from turngate.check.refusal import _Enough, found_class
+from turngate.compile.compiled_table import compiled_table
+from turngate.compile.node import collect_parts, rule_parts
+from turngate.kinds.required import RequiredRule
+from turngate.kinds.verdict import PASSED, Verdict
 
 TABLES = ("adr246", "strict", "extended")
 TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
@@ -30,7 +33,7 @@ def walked(compiled, value) -> Verdict:
     """The verdict of a walk of every root rule, each finding worded as it is found."""
     if compiled.root.fits(value):
         return PASSED
-    found = found_class(compiled.table)()
+    found = found_class(compiled_table(compiled.table))()
     try:
         collect_parts(rule_parts(compiled.root.entries), value, (), found)
     except _Enough:
@@ -40,7 +43,7 @@ def walked(compiled, value) -> Verdict:
 
 @pytest.mark.parametrize("table", TABLES)
 def test_every_argument_sent_as_anything_gets_what_the_walk_says(table):
-    compiled = engine.compile_schema(SCHEMA, table)
+    compiled = turngate.compile_schema(SCHEMA, table)
     for name in SCHEMA["properties"]:
         for sent in SENT:
             arguments = {"string_arg": "s", "nested": {"deep": 1}, name: sent}
@@ -54,7 +57,7 @@ def test_missing_arguments_past_the_cap_are_cut_as_the_walk_cuts_them(table):
     names = [f"n{index}" for index in range(14)]
     schema = {"type": "object", "properties": {name: {"type": "integer"} for name in names[::2]},
               "required": names}
-    compiled = engine.compile_schema(schema, table)
+    compiled = turngate.compile_schema(schema, table)
     for arguments in ({}, {"n0": [], "n1": {}}, {name: [] for name in names[:4]}):
         verdict = compiled.check(arguments)
         assert verdict == walked(compiled, arguments)
@@ -62,7 +65,7 @@ def test_missing_arguments_past_the_cap_are_cut_as_the_walk_cuts_them(table):
 
 
 def test_a_finding_made_at_compile_time_is_handed_out_again_and_only_at_the_root():
-    compiled = engine.compile_schema(SCHEMA)
+    compiled = turngate.compile_schema(SCHEMA)
     first = compiled.check({"string_arg": [1], "nested": {"deep": 1, "inner": [1]}})
     again = compiled.check({"string_arg": ["other", {}], "nested": {"deep": 1, "inner": [2]}})
     assert first == again
@@ -90,11 +93,11 @@ class HintedRule:
 
 @pytest.mark.parametrize("hinted", ["kind", "missing"])
 def test_a_code_a_hosts_rule_kind_declares_facts_for_is_worded_at_every_check(tmp_path, hinted):
-    engine.register_rule_kind("test-hinted", type("Hinted", (HintedRule,), {"codes": (hinted,)}))
+    turngate.register_rule_kind("test-hinted", type("Hinted", (HintedRule,), {"codes": (hinted,)}))
     try:
         (tmp_path / "hinted.rules").write_text(
             f'table hinted extends adr246\n\nmessage {hinted} with hint  "{{argument}}: {{hint}}."\n')
-        compiled = engine.compile_schema(SCHEMA, engine.load_table(tmp_path / "hinted.rules"))
+        compiled = turngate.compile_schema(SCHEMA, turngate.load_table(tmp_path / "hinted.rules"))
         first, again = (compiled.check({"string_arg": sent, "nested": {"deep": 1}}) for sent in ([1], [2]))
         assert first == again == walked(compiled, {"string_arg": [1], "nested": {"deep": 1}})
         by_code = {m.code: (m, m_again) for m, m_again in zip(first.mismatches, again.mismatches)}
@@ -103,7 +106,7 @@ def test_a_code_a_hosts_rule_kind_declares_facts_for_is_worded_at_every_check(tm
             # What no host's fact can change is made once; the rest is worded at each check.
             assert (mismatch is mismatch_again) == (code != hinted), code
     finally:
-        del engine.registry.RULE_KINDS["test-hinted"]
+        del turngate.kinds.registry.RULE_KINDS["test-hinted"]
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
@@ -120,7 +123,7 @@ NAMES = st.sampled_from(["a", "b", "c", "d", "e"])
 def test_any_flat_schema_and_arguments_get_what_the_walk_says(table, types, required, closed, arguments):
     schema = {"type": "object", "properties": {name: {"type": kind} for name, kind in types.items()},
               "required": required, "additionalProperties": not closed}
-    compiled = engine.compile_schema(schema, table)
+    compiled = turngate.compile_schema(schema, table)
     assert compiled.check(arguments) == walked(compiled, arguments)
 
 
@@ -132,10 +135,10 @@ def test_a_required_plain_property_has_the_facts_a_walk_through_the_skips_gives(
                   "odd": {"type": "nonsense"}, "empty": {"type": []}, "null": {"type": "null"},
                   "nullable": {"type": "string", "nullable": True}, "dated": {"type": "string", "format": "date"}}
     schema = {"type": "object", "properties": properties, "required": list(properties)}
-    resolved = engine.schema.resolve_table(table)
+    resolved = turngate.check.schema.resolve_table(table)
 
     def required_names(visits):
-        root = engine.compiler.compile_node(schema, resolved, visits=visits)
-        return next(rule.names for rule, _ in root.entries if isinstance(rule, engine.rules.RequiredRule))
+        root = turngate.compile.compiler.compile_node(schema, resolved, visits=visits)
+        return next(rule.names for rule, _ in root.entries if isinstance(rule, RequiredRule))
     assert required_names(None) == required_names([])
     assert ("odd", False, ()) in required_names(None)

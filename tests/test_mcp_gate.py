@@ -12,9 +12,9 @@ import anyio
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, ListToolsResult, Tool
 
-from engine import check_turn
-from engine.formats import mcp_calls
-from engine.mcp_gate import GatedSession
+from turngate import check_turn
+from turngate.formats import mcp_calls
+from turngate.mcp.gate import GatedSession
 
 SERVER = Path(__file__).resolve().parent / "mcp_server.py"
 TICKET = {"title": "Login fails", "kind": "bug", "labels": ["auth"], "priority": "high",

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-import engine
-from engine.convert import to_data
+import turngate
+from turngate.check.convert import to_data
 from support import one_clean_line, refusal, verdict
 
 FIELDS = {"type": "object", "properties": {"title": {"type": "string"}, "nav_hide": {"type": "boolean"}},
@@ -172,7 +172,7 @@ def test_the_tool_name_is_quoted_in_the_refusal():
 
 
 def test_the_parsed_default_table(snapshot):
-    table = engine.load_table("adr246")
+    table = turngate.load_table("adr246")
     assert json.dumps(to_data(table), indent=1) == snapshot
 
 
@@ -194,5 +194,5 @@ def test_every_case_is_a_refusal(name):
     ("", ("", "a"), ""),
 ])
 def test_the_closest_name_is_within_a_third_of_the_shorter_name_in_edits(sent, allowed, closest):
-    from engine.suggest import closest_name
+    from turngate.values.suggest import closest_name
     assert closest_name(sent, allowed) == closest

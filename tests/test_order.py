@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-import engine
+import turngate
+from turngate.check.refusal import found_class
+from turngate.compile.compiled_table import compiled_table
+from turngate.compile.node import collect_parts, rule_parts
 from support import codes_and_paths, verdict
 
 SCHEMA = {
@@ -85,7 +88,7 @@ class Watched(list):
 def test_the_check_stops_looking_after_the_eleventh_mismatch():
     schema, _ = many(0)
     sent = Watched([[i] for i in range(1000)])
-    result = engine.compile_schema(schema).check(sent)
+    result = turngate.compile_schema(schema).check(sent)
     assert result.truncated
     assert sent.seen == 10
 
@@ -117,12 +120,12 @@ VALUES = [{}, {"a": 1}, {"a": "x"}, {"a": {}}, {"a": None}, {"b": 2}, [1], ["x"]
 def test_the_check_begins_at_the_failing_root_rule_and_finds_what_all_of_them_find(schema):
     """The check tests the root's rules one by one and collects from the one that failed;
     its verdict is the one a walk of every rule from the first gives."""
-    compiled = engine.compile_schema(schema, "strict")
+    compiled = turngate.compile_schema(schema, "strict")
     assert len(compiled.root.entries) == ROOTS_BY_RULE_COUNT.index(schema)
     for value in VALUES:
-        found = engine.interpreter.found_class(compiled.table)()
+        found = found_class(compiled_table(compiled.table))()
         if compiled.root.entries:
-            engine.interpreter.collect_parts(engine.interpreter.rule_parts(compiled.root.entries), value, (), found)
+            collect_parts(rule_parts(compiled.root.entries), value, (), found)
         verdict = compiled.check(value)
         assert verdict.ok == compiled.root.fits(value) == (not found)
         assert verdict.mismatches == tuple(found), value

@@ -1,5 +1,6 @@
-"""The wheel carries the engine, its tables and the demo: built, installed into a fresh
-virtual environment, and run there on an example, away from the checkout."""
+"""The wheel carries the package `turngate` (its source is engine/), its tables and the demo,
+and nothing named `engine`: built, installed into a fresh virtual environment, and run there
+on an example, away from the checkout."""
 
 from __future__ import annotations
 
@@ -34,8 +35,15 @@ def installed(tmp_path, requirement: str):
 def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_path):
     wheel = built_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
-    assert "engine/rules/adr246.rules" in names and "engine/table.lark" in names
-    assert "engine/demo_turn.json" in names and "engine/demo_server.py" in names
+    assert "turngate/rules/adr246.rules" in names and "turngate/table/grammar.lark" in names
+    assert "turngate/mcp/demo_turn.json" in names and "turngate/mcp/demo_server.py" in names
+    assert "turngate/py.typed" in names
+    packaged = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert packaged == {"turngate"}, packaged
+    # Every module of the source is in the wheel, under its installed name.
+    sources = {"turngate/" + path.relative_to(ROOT / "engine").as_posix()
+               for path in (ROOT / "engine").rglob("*.py")}
+    assert sources <= set(names), sources - set(names)
 
     environment = installed(tmp_path, str(wheel))
     python = environment / "bin" / "python"
@@ -43,12 +51,13 @@ def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_p
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     where = subprocess.run(
-        [str(python), "-c", "import engine, json; print(json.dumps([engine.__file__, "
-                            "{k: str(v) for k, v in engine.shipped_tables().items()}]))"],
+        [str(python), "-c", "import turngate, json, importlib.util; print(json.dumps([turngate.__file__, "
+                            "{k: str(v) for k, v in turngate.shipped_tables().items()}, "
+                            "importlib.util.find_spec('engine') is None]))"],
         capture_output=True, text=True, cwd=elsewhere)
-    module, tables = json.loads(where.stdout)
-    assert module.startswith(str(environment))
-    assert tables["adr246"].startswith(str(environment)) and tables["adr246"].endswith("engine/rules/adr246.rules")
+    module, tables, no_engine = json.loads(where.stdout)
+    assert module.startswith(str(environment)) and no_engine
+    assert tables["adr246"].startswith(str(environment)) and tables["adr246"].endswith("turngate/rules/adr246.rules")
 
     checked = subprocess.run(
         [str(environment / "bin" / "turngate"), "check",
@@ -72,7 +81,7 @@ def test_the_demo_runs_from_the_wheel_with_the_mcp_extra(tmp_path):
     demo = subprocess.run([str(environment / "bin" / "turngate"), "demo"], capture_output=True, text=True,
                           cwd=elsewhere, timeout=120)
     assert (demo.returncode, demo.stderr) == (0, ""), demo.stderr[-3000:]
-    from_checkout = subprocess.run([sys.executable, "-m", "engine.cli", "demo"], capture_output=True, text=True,
+    from_checkout = subprocess.run([sys.executable, "-m", "turngate.cli", "demo"], capture_output=True, text=True,
                                    cwd=ROOT, timeout=120)
     assert demo.stdout == from_checkout.stdout
     assert demo.stdout.endswith("Calls sent to the server so far: 2.\n")

@@ -11,20 +11,21 @@ import sys
 import jsonschema
 import pytest
 
-import engine
-from engine import Call, check_turn
-from engine.compiler import Compilation
-from engine.loop import Loop, Tool
-from engine.refs import RefScope, root_scope
-from engine.suggest import BUDGET, suggester
-from engine.values import decode_json
+import turngate
+from turngate import Call, check_turn
+from turngate.compile.compiled_table import compiled_table
+from turngate.compile.compiler import Compilation
+from turngate.turn.loop import Loop, Tool
+from turngate.compile.refs import RefScope, root_scope
+from turngate.values.suggest import BUDGET, suggester
+from turngate.values.kinds import decode_json
 from support import one_clean_line
 
 DRAFT_04 = "http://json-schema.org/draft-04/schema#"
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 DRAFT_2019_09 = "https://json-schema.org/draft/2019-09/schema"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-TABLES = sorted(engine.shipped_tables())
+TABLES = sorted(turngate.shipped_tables())
 
 
 def valid(schema, instance) -> bool:
@@ -32,7 +33,7 @@ def valid(schema, instance) -> bool:
 
 
 def refused(schema, instance, table="extended") -> bool:
-    return not engine.compile_schema(schema, table).check(instance).ok
+    return not turngate.compile_schema(schema, table).check(instance).ok
 
 
 # ── $ref as the specification resolves it ──────────────────────────────────────────────
@@ -82,7 +83,7 @@ def test_percent_encoded_pointers_are_decoded_before_they_are_split():
 def test_a_reference_that_leads_nowhere_here_is_skipped_never_raises(reference):
     schema = {"items": [{"type": "string"}], "properties": {"x": {"$ref": reference}}}
     for table in TABLES:
-        compiled = engine.compile_schema(schema, table)
+        compiled = turngate.compile_schema(schema, table)
         assert compiled.check({"x": [1]}).ok or table == "extended"
 
 
@@ -132,7 +133,7 @@ def test_a_subschema_read_as_another_draft_is_not_judged():
 def test_the_casts_of_the_issue_leave_valid_values_as_sent(schema, sent):
     for table in TABLES:
         outer = {"type": "object", "properties": {"v": schema}}
-        result = engine.compile_schema(outer, table, casts=True).cast({"v": sent})
+        result = turngate.compile_schema(outer, table, casts=True).cast({"v": sent})
         assert valid(outer, {"v": sent})
         assert result.arguments == {"v": sent} and type(result.arguments["v"]) is type(sent)
         assert result.changed == ()
@@ -152,7 +153,7 @@ def test_raw_json_text_with_an_integer_of_thousands_of_digits_is_decoded():
 
 
 def run_cli(*arguments, cwd=None):
-    return subprocess.run([sys.executable, "-m", "engine.cli", *map(str, arguments)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "turngate.cli", *map(str, arguments)], capture_output=True,
                           text=True, cwd=cwd)
 
 
@@ -189,8 +190,7 @@ def test_json_output_of_a_key_holding_a_lone_surrogate_is_escaped_not_raised(tmp
 
 def compiled_nodes(schema, table="extended") -> tuple[int, int]:
     """How many nodes compiling a schema made, and how many objects and lists it holds."""
-    resolved = engine.load_table(table)
-    compilation = Compilation(schema, resolved)
+    compilation = Compilation(schema, compiled_table(turngate.load_table(table)))
     compilation.node(schema, 0, "#", root_scope(schema, compilation.draft))
     size = len(json.dumps(schema).replace("[", "{").split("{")) - 1
     return compilation.compiled, size
@@ -213,7 +213,7 @@ def test_a_long_ref_chain_is_followed_once_per_link(monkeypatch):
     looked_up = []
     resolve = RefScope._resolve
     monkeypatch.setattr(RefScope, "_resolve", lambda self, reference: looked_up.append(1) or resolve(self, reference))
-    compiled = engine.compile_schema(schema, "extended")
+    compiled = turngate.compile_schema(schema, "extended")
     assert len(looked_up) <= 2 * length
     assert not compiled.check({"p0": "x"}).mismatches and compiled.check({"p0": []}).mismatches
 
@@ -223,7 +223,7 @@ def test_the_did_you_mean_search_has_a_fixed_budget_per_check():
         allowed = [f"{chr(97 + i % 26)}{i:059d}"[:60] for i in range(names)]
         schema = {"type": "object", "properties": {name: {"type": "string"} for name in allowed},
                   "additionalProperties": False}
-        compiled = engine.compile_schema(schema)
+        compiled = turngate.compile_schema(schema)
         sent = {f"{chr(97 + i % 26)}{i + 7:059d}x"[:60]: 1 for i in range(30)}
         search = suggester(tuple(allowed)).__self__
         before = search.compared
@@ -268,8 +268,8 @@ def test_a_table_text_that_could_break_or_colour_a_line_is_refused(tmp_path, mon
     for char in ("\u2028", "\x1b", "\u202e", "\ue000"):
         path = tmp_path / "t.rules"
         path.write_text("table t extends adr246\n" + 'message kind "{argument} is bad' + json.dumps(char)[1:-1] + '."\n')
-        with pytest.raises(engine.TableError) as caught:
-            engine.load_table(path)
+        with pytest.raises(turngate.TableError) as caught:
+            turngate.load_table(path)
         text = str(caught.value)
         assert text.startswith("t.rules:2:14: this quoted text holds the character") and one_clean_line(text)
 
@@ -278,8 +278,8 @@ def test_a_number_too_large_for_a_limit_is_a_table_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for number, says in (("9" * 5000, "more than 9 digits"), ("129", "from 1 to 128"), ("0", "from 1 to 128")):
         (tmp_path / "t.rules").write_text(f"table t extends adr246\nlimit depth {number}\n")
-        with pytest.raises(engine.TableError, match=says):
-            engine.load_table(tmp_path / "t.rules")
+        with pytest.raises(turngate.TableError, match=says):
+            turngate.load_table(tmp_path / "t.rules")
 
 
 def test_metadata_only_keeps_that_a_tool_was_unknown_not_what_the_model_called_it():
@@ -294,5 +294,5 @@ def test_metadata_only_keeps_that_a_tool_was_unknown_not_what_the_model_called_i
     for turn in ([Call("a", secret, {})], [Call("a", secret, {}), Call("a", "read", {})]):
         loop = Loop([Tool("read", {"type": "object"})], Hooks(), privacy="metadata-only")
         loop.run_turn(turn)
-        assert secret not in json.dumps([engine.convert.to_data(step) for step in loop.steps])
+        assert secret not in json.dumps([turngate.check.convert.to_data(step) for step in loop.steps])
         assert loop.steps[0].tool is None and loop.steps[0].codes in (("unknown-tool",), ("duplicate-id",))

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-import engine
+import turngate
 from support import one_clean_line
 
-TABLES = sorted(engine.shipped_tables())
+TABLES = sorted(turngate.shipped_tables())
 
 names = st.text(alphabet=string.ascii_lowercase[:6] + "_", min_size=1, max_size=4)
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
@@ -55,7 +55,7 @@ def assert_bounded(verdict, limit=10):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=any_schema, arguments=json_values)
 def test_compile_and_check_never_raise_and_stay_bounded(table, schema, arguments):
-    verdict = engine.compile_schema(schema, table).check(arguments)
+    verdict = turngate.compile_schema(schema, table).check(arguments)
     assert_bounded(verdict)
 
 
@@ -94,5 +94,5 @@ plain_schemas = st.recursive(leaf, composite, max_leaves=10)
 def test_an_instance_valid_under_json_schema_is_never_refused(table, data):
     schema = data.draw(plain_schemas, label="schema")
     instance = data.draw(from_schema(schema), label="instance")
-    verdict = engine.compile_schema(schema, table).check(instance)
+    verdict = turngate.compile_schema(schema, table).check(instance)
     assert verdict.ok, [m.message for m in verdict.mismatches]

@@ -49,7 +49,7 @@ def run_snippet(number: int, **names) -> dict:
 
 
 def test_the_readme_shows_one_snippet_per_format():
-    assert [re.search(r"from engine\.\w+ import (\w+)", code).group(1) for code in snippets()] == [
+    assert [re.search(r"from turngate\.[.\w]+ import (\w+)", code).group(1) for code in snippets()] == [
         "openai_chat", "openai_responses", "anthropic_messages", "GatedSession"]
 
 

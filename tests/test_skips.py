@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-import engine
+import turngate
 from support import verdict
 
 JUDGED = {"type": "object", "required": ["uid"], "additionalProperties": False,
@@ -84,9 +84,9 @@ def test_a_table_that_skips_an_annotation_keyword_skips_plain_properties_that_ha
     """Plain properties (a type and annotations) compile to one shared node per type; a
     table that skips an annotation keyword still skips the properties that carry it."""
     (tmp_path / "t.rules").write_text('table t extends adr246\nskip keyword "format"\n')
-    table = engine.load_table(tmp_path / "t.rules")
+    table = turngate.load_table(tmp_path / "t.rules")
     schema = {"type": "object", "properties": {"plain": {"type": "integer"},
                                                 "dated": {"type": "integer", "format": "date"}}}
     sent = {"plain": [1], "dated": [1]}
-    assert [m.path for m in engine.compile_schema(schema, table).check(sent).mismatches] == [("plain",)]
-    assert [m.path for m in engine.compile_schema(schema).check(sent).mismatches] == [("plain",), ("dated",)]
+    assert [m.path for m in turngate.compile_schema(schema, table).check(sent).mismatches] == [("plain",)]
+    assert [m.path for m in turngate.compile_schema(schema).check(sent).mismatches] == [("plain",), ("dated",)]

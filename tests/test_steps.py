@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from engine import Call, check_turn
-from engine.cli import main
-from engine.steps import RunStep, dump_steps, load_steps, refused_steps
+from turngate import Call, check_turn
+from turngate.cli import main
+from turngate.turn.steps import RunStep, dump_steps, load_steps, refused_steps
 
 STEPS = EXAMPLES / "steps.jsonl"
 METADATA = EXAMPLES / "steps.metadata-only.jsonl"

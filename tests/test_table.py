@@ -10,8 +10,8 @@ from pathlib import Path
 import attrs
 import pytest
 
-import engine
-from engine.convert import from_data, to_data
+import turngate
+from turngate.check.convert import from_data, to_data
 from support import codes_and_paths, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,15 +24,15 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_the_default_table_is_adr246_and_loads_by_name_or_path():
-    by_name = engine.load_table()
+    by_name = turngate.load_table()
     assert by_name.name == "adr246"
-    assert engine.load_table("adr246") is by_name
-    assert engine.load_table(ROOT / "rules" / "adr246.rules") == by_name
-    assert "adr246" in engine.shipped_tables()
+    assert turngate.load_table("adr246") is by_name
+    assert turngate.load_table(ROOT / "rules" / "adr246.rules") == by_name
+    assert "adr246" in turngate.shipped_tables()
 
 
 def test_the_default_table_reads_like_the_decision():
-    table = engine.load_table()
+    table = turngate.load_table()
     assert [r.name for r in table.rules] == ["kind", "enum", "required", "members", "elements"]
     assert sorted(table.skip_keywords) == sorted(["$ref", "oneOf", "anyOf", "allOf", "not", "if"])
     assert table.type_by_name["object"].admits == ("object", "list", "number", "boolean", "null")
@@ -42,18 +42,18 @@ def test_the_default_table_reads_like_the_decision():
 
 
 def test_a_table_is_frozen_and_round_trips_through_the_converter():
-    table = engine.load_table()
+    table = turngate.load_table()
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         table.name = "other"  # type: ignore[misc]
     data = json.loads(json.dumps(to_data(table)))
-    assert from_data(data, engine.Table) == table
+    assert from_data(data, turngate.Table) == table
 
 
 def test_a_verdict_round_trips_through_the_converter():
     result = verdict({"type": "array", "items": {"required": ["a"]}}, [{}, {"a": 1}, {}])
     data = json.loads(json.dumps(to_data(result)))
     assert data["mismatches"][1]["path"] == [2, "a"]
-    assert from_data(data, engine.Verdict) == result
+    assert from_data(data, turngate.Verdict) == result
 
 
 def test_a_child_table_overrides_adds_and_drops_entries(tmp_path):
@@ -66,7 +66,7 @@ message kind "{argument} has the wrong kind: {expected} expected."
 drop rule enum
 drop skip keyword "not"
 ''')
-    table = engine.load_table(path)
+    table = turngate.load_table(path)
     assert table.name == "host"
     schema = {"type": "dict", "properties": {"x": {"type": "float"}, "e": {"enum": ["a"]}}, "not": {}}
     assert codes_and_paths(schema, {"x": [1], "e": "b"}, table) == [("kind", ("x",))]
@@ -81,7 +81,7 @@ def test_a_table_extends_another_by_relative_path_and_places_rules(tmp_path):
     write(tmp_path, "base.rules", "table base extends adr246\nrule enum uses enum stops before kind\n")
     (tmp_path / "sub").mkdir()
     child = write(tmp_path / "sub", "child.rules", 'table child extends "../base.rules"\nlimit mismatches 2\n')
-    table = engine.load_table(child)
+    table = turngate.load_table(child)
     assert [r.name for r in table.rules][:2] == ["enum", "kind"]
     assert table.limit["mismatches"] == 2
     result = verdict({"items": {"type": "string"}}, [[1], [2], [3]], table)
@@ -121,8 +121,8 @@ BROKEN = {
 def test_a_broken_table_fails_with_file_line_column_and_a_sentence(case, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "t.rules", BROKEN[case])
-    with pytest.raises(engine.TableError) as caught:
-        engine.load_table(tmp_path / "t.rules")
+    with pytest.raises(turngate.TableError) as caught:
+        turngate.load_table(tmp_path / "t.rules")
     error = caught.value
     assert re.fullmatch(r"t\.rules:\d+:\d+: [^\n]+\.", str(error)), str(error)
     assert error.file == "t.rules" and error.line >= 1 and error.column >= 1
@@ -133,8 +133,8 @@ def test_the_load_errors(tmp_path, monkeypatch, snapshot):
     errors = {}
     for case, text in BROKEN.items():
         write(tmp_path, "t.rules", text)
-        with pytest.raises(engine.TableError) as caught:
-            engine.load_table(tmp_path / "t.rules")
+        with pytest.raises(turngate.TableError) as caught:
+            turngate.load_table(tmp_path / "t.rules")
         errors[case] = str(caught.value)
     assert errors == snapshot
 
@@ -143,27 +143,27 @@ def test_a_cycle_of_tables_is_an_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "a.rules", 'table a extends "b.rules"\n')
     write(tmp_path, "b.rules", 'table b extends "a.rules"\n')
-    with pytest.raises(engine.TableError, match=r'^b\.rules:1:1: extending "a\.rules" makes a cycle'):
-        engine.load_table(tmp_path / "a.rules")
+    with pytest.raises(turngate.TableError, match=r'^b\.rules:1:1: extending "a\.rules" makes a cycle'):
+        turngate.load_table(tmp_path / "a.rules")
 
 
 def test_a_missing_table_is_an_error_that_names_the_shipped_ones():
-    with pytest.raises(engine.TableError, match=r"no shipped table of that name \(.*adr246"):
-        engine.load_table("adr999")
+    with pytest.raises(turngate.TableError, match=r"no shipped table of that name \(.*adr246"):
+        turngate.load_table("adr999")
 
 
 def test_an_error_in_a_parent_table_names_the_parent_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "base.rules", "table base extends adr246\n\nrule x uses nothing\n")
     write(tmp_path, "child.rules", 'table child extends "base.rules"\n')
-    with pytest.raises(engine.TableError, match=r"^base\.rules:3:1: there is no rule kind"):
-        engine.load_table(tmp_path / "child.rules")
+    with pytest.raises(turngate.TableError, match=r"^base\.rules:3:1: there is no rule kind"):
+        turngate.load_table(tmp_path / "child.rules")
 
 
 def test_a_changed_table_file_is_read_again(tmp_path):
     path = write(tmp_path, "t.rules", "table t extends adr246\nlimit mismatches 3\n")
-    assert engine.load_table(path).limit["mismatches"] == 3
+    assert turngate.load_table(path).limit["mismatches"] == 3
     import os
     path.write_text("table t extends adr246\nlimit mismatches 4\n")
     os.utime(path, ns=(1, 10**18))
-    assert engine.load_table(path).limit["mismatches"] == 4
+    assert turngate.load_table(path).limit["mismatches"] == 4

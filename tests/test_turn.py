@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-import engine
-from engine import Call, Toolset, check_turn
+import turngate
+from turngate import Call, Toolset, check_turn
 from conftest import EXAMPLES
 
 UPDATE = json.loads((EXAMPLES / "update_page_metadata.schema.json").read_text())
@@ -159,7 +159,7 @@ def test_the_answers(snapshot):
 
 
 def test_engine_exports_the_turn_gate():
-    assert engine.check_turn is check_turn and engine.TurnVerdict and engine.CallAnswer
+    assert turngate.check_turn is check_turn and turngate.TurnVerdict and turngate.CallAnswer
 
 
 def test_the_readme_example_of_gating_a_turn_runs():

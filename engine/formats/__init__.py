@@ -21,7 +21,7 @@ from typing import Mapping
 
 from attrs import field, frozen
 
-from ..turn import Call
+from ..turn.calls import Call
 from . import anthropic_messages, mcp_calls, openai_chat, openai_responses
 from .shapes import FormatError, Place, as_object, member
 

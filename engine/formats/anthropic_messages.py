@@ -4,7 +4,7 @@ message."""
 
 from __future__ import annotations
 
-from ..turn import Call, TurnVerdict
+from ..turn.calls import Call, TurnVerdict
 from .shapes import (Place, as_list, assistant_message, member, objects, text_member,
                      tool_schemas)
 

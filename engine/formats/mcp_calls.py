@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..turn import Call, TurnVerdict
+from ..turn.calls import Call, TurnVerdict
 from .shapes import Place, as_list, as_object, member, object_member, objects, text_member, tool_schemas
 
 TITLE = "an MCP turn"

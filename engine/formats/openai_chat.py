@@ -3,7 +3,7 @@ message, and the answers of a refused turn as `tool` messages, one per call id."
 
 from __future__ import annotations
 
-from ..turn import Call, TurnVerdict
+from ..turn.calls import Call, TurnVerdict
 from .shapes import (Place, as_list, assistant_message, list_member, member, object_member,
                      objects, text_member, tool_schemas)
 

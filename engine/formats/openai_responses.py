@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..turn import Call, TurnVerdict
+from ..turn.calls import Call, TurnVerdict
 from .shapes import Place, as_list, member, objects, text_member, tool_schemas
 
 TITLE = "an OpenAI Responses turn"

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-import engine
+import turngate
 import max_length  # noqa: F401  (registers the rule kind "max-length")
 
-table = engine.load_table(Path(__file__).parent / "host.rules")
+table = turngate.load_table(Path(__file__).parent / "host.rules")
 schema = {"type": "object", "properties": {"title": {"type": "string", "maxLength": 20}}}
-verdict = engine.compile_schema(schema, table).check({"title": "Opening hours and holiday closures"})
+verdict = turngate.compile_schema(schema, table).check({"title": "Opening hours and holiday closures"})
 print(verdict.mismatches[0].message)

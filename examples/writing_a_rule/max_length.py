@@ -4,7 +4,7 @@ from typing import ClassVar
 
 from attrs import frozen
 
-import engine
+import turngate
 
 
 @frozen
@@ -22,7 +22,7 @@ class MaxLengthRule:
         return type(value) is not str or len(value) <= self.limit
 
     def findings(self, value, walk):         # only for a value that does not fit
-        yield engine.Finding("too-long", {"limit": self.limit, "length": len(value)})
+        yield turngate.Finding("too-long", {"limit": self.limit, "length": len(value)})
 
 
-engine.register_rule_kind("max-length", MaxLengthRule)
+turngate.register_rule_kind("max-length", MaxLengthRule)

@@ -1,0 +1,2 @@
+"""Checking: a compiled schema's `check` (the verdict on one call's arguments), its refusal
+text, its casts, and the cache of compiled schemas."""

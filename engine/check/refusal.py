@@ -1,0 +1,115 @@
+"""Checking one call's arguments: a value that fits costs its root's rules' tests and nothing
+else. Only a value that does not fit is looked at again, from the root rule that failed, by
+the walks the compiler composed, which descend only where a child's test fails and note each
+finding with its path, worded by the table; the walk stops at the first finding past the
+table's cap, so a million mismatches cost what eleven do.
+
+What a finding says is most often fixed by the schema alone: at the root, a required
+argument missing, or a list or object sent where a property admits neither, is said the
+same whatever was sent. The root's rules word those findings when the schema is compiled
+(their `root_collect`), and a refusal hands them out again, as a compiled validator has its
+messages written into its code.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..compile.compiled_table import CompiledTable
+from ..compile.node import Node, parts_collector, rule_parts
+from ..kinds.verdict import PASSED, Mismatch, Verdict, new_tuple
+
+
+class _Enough(Exception):
+    """One finding more than the cap: the list is cut, so there is nothing more to learn."""
+
+
+class Found(list):
+    """The mismatches of one check, in order, each worded as it is found (the walk is cut
+    once the cap is reached, so one finding past it is noted but never worded). Each table
+    has its own subclass (`found_class`) holding its cap and its wording."""
+
+    __slots__ = ()
+    cap: int
+    wording: Callable[[str], Callable[[dict, tuple], str]]
+
+    def add(self, path: tuple, code: str, facts: dict) -> None:
+        if len(self) >= self.cap:
+            raise _Enough
+        self.append(new_tuple(Mismatch, (path, code, self.wording(code)(facts, path))))
+
+    def add_worded(self, mismatch: Mismatch) -> None:
+        """A finding worded when the schema was compiled (see `root_parts`)."""
+        if len(self) >= self.cap:
+            raise _Enough
+        self.append(mismatch)
+
+
+def found_class(table: CompiledTable) -> type[Found]:
+    """The table's `Found`: made once per table, so a check makes its list in one step."""
+    if table.found_class is None:
+        table.found_class = type("Found", (Found,), {"__slots__": (), "cap": table.cap,
+                                                     "wording": table.words.wording})
+    return table.found_class
+
+
+def root_parts(entries: tuple, table: CompiledTable) -> tuple:
+    """The root's rules as its walk uses them (see `compile.node.rule_parts`): a rule that
+    has a `root_collect` (a `collect` for the path `()` that hands out findings worded at
+    compile time) collects with that instead."""
+    return tuple((fits, rule.root_collect(table.word) if hasattr(rule, "root_collect") else collect_rule, stops)
+                 for (fits, collect_rule, stops), (rule, _) in zip(rule_parts(entries), entries))
+
+
+def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
+    """The check of one call's arguments: the root's rules tested one by one, as its `fits`
+    would test them, so that a refusal begins collecting at the rule that failed (the rules
+    before it passed, so they have nothing to report)."""
+    tests = tuple(rule.fits for rule, _ in root.entries)
+    refused = _refusal(root_parts(root.entries, table), table)
+    if not tests:
+        return lambda value: PASSED
+    if len(tests) == 1:
+        (first,) = tests
+        return lambda value: PASSED if first(value) else refused(value, 0)
+    if len(tests) == 2:
+        first, second = tests
+
+        def check_two(value: object) -> Verdict:
+            if not first(value):
+                return refused(value, 0)
+            return PASSED if second(value) else refused(value, 1)
+        return check_two
+    if len(tests) == 3:
+        first, second, third = tests
+
+        def check_three(value: object) -> Verdict:
+            if not first(value):
+                return refused(value, 0)
+            if not second(value):
+                return refused(value, 1)
+            return PASSED if third(value) else refused(value, 2)
+        return check_three
+
+    def check_each(value: object) -> Verdict:
+        for index, test in enumerate(tests):
+            if not test(value):
+                return refused(value, index)
+        return PASSED
+    return check_each
+
+
+def _refusal(parts: tuple, table: CompiledTable) -> Callable[[object, int], Verdict]:
+    """The verdict on a value whose root rule `start` failed: the mismatches of that rule
+    and those after it, at most the table's cap, worded (PASSED if they find nothing)."""
+    found_type = found_class(table)
+    from_rule = tuple(parts_collector(parts[start:]) for start in range(len(parts)))
+
+    def refused(value: object, start: int) -> Verdict:
+        found = found_type()
+        try:
+            from_rule[start](value, (), found)
+        except _Enough:
+            return new_tuple(Verdict, (False, tuple(found), True))
+        return new_tuple(Verdict, (False, tuple(found), False)) if found else PASSED
+    return refused

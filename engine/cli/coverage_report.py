@@ -1,0 +1,51 @@
+"""`turngate coverage`: how much of real schemas each table judges, and why the rest not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..check.schema import resolve_table
+from ..compile.coverage import Coverage, combined, coverage, tool_schemas
+from .reports import aligned_rows
+
+DEFAULT_TABLES = ("adr246", "extended")
+
+
+def measure(documents: dict[str, object], table_names: list[str]) -> dict:
+    """Per file and in all: tools, nodes, and per table judged nodes and skips by trigger."""
+    tables = {name: resolve_table(name) for name in table_names}
+    files, totals = [], {name: [] for name in tables}
+    for file, document in documents.items():
+        schemas = tool_schemas(document)
+        row: dict = {"file": file, "tools": len(schemas), "tables": {}}
+        for name, table in tables.items():
+            part = combined([coverage(schema, table) for _, schema in schemas])
+            totals[name].append(part)
+            row["tables"][name] = _figures(part)
+        row["nodes"] = next(iter(row["tables"].values()))["nodes"] if tables else 0
+        files.append(row)
+    total = {"tools": sum(f["tools"] for f in files),
+             "tables": {name: _figures(combined(parts)) for name, parts in totals.items()}}
+    total["nodes"] = next(iter(total["tables"].values()))["nodes"] if tables else 0
+    return {"files": files, "total": total}
+
+
+def _figures(part: Coverage) -> dict:
+    return {"nodes": part.nodes, "judged": part.judged, "share": round(part.share, 4), "skipped": part.skipped}
+
+
+def coverage_lines(result: dict) -> list[str]:
+    names = list(result["total"]["tables"])
+    rows = [["schema file", "tools", "nodes", *(f"judged under {n}" for n in names)]]
+    for row in [*result["files"], {"file": "all", **result["total"]}]:
+        rows.append([Path(row["file"]).name, str(row["tools"]), str(row["nodes"]),
+                     *(_judged(row["tables"][n]) for n in names)])
+    triggers = sorted({t for n in names for t in result["total"]["tables"][n]["skipped"]})
+    skips = [["skipped nodes, by trigger", *names]]
+    skips += [[trigger, *(str(result["total"]["tables"][n]["skipped"].get(trigger, 0)) for n in names)]
+              for trigger in triggers]
+    return [*aligned_rows(rows), "", *aligned_rows(skips)]
+
+
+def _judged(figures: dict) -> str:
+    return f"{figures['judged']} ({figures['share'] * 100:.1f} %)"

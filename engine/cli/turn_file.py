@@ -1,0 +1,73 @@
+"""`turngate check-turn TURN.json`: a turn file in a tool-calling format's own shapes, gated.
+
+Exit codes as for `check`: 0 the turn may run, 1 it is refused, 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..formats import FORMATS, FormatError, read_turn
+from ..turn.calls import Call, CallAnswer, TurnVerdict
+from ..turn.gate import check_turn
+from .io import FITS, REFUSED, InputError, dump, read_json_file, write_line
+
+
+def call_line(call: Call) -> str:
+    """A call as one line: its id, its tool and its arguments as JSON."""
+    return f"[{call.id}] {call.tool} {dump(call.arguments)}"
+
+
+def answer_lines(answer: CallAnswer) -> list[str]:
+    """A call's answer: which call and what became of it, then the text the model gets."""
+    status = "refused" if answer.status == "refused" else "not run"
+    return [f"[{answer.call_id}] {answer.tool}: {status}", *("  " + line for line in answer.text.split("\n"))]
+
+
+def verdict_lines(verdict: TurnVerdict, format_name: str) -> list[str]:
+    count = f"{len(verdict.calls)} call{'' if len(verdict.calls) == 1 else 's'}"
+    if verdict.ok:
+        return [f"OK: the turn may run ({format_name}, {count}).", *map(call_line, verdict.calls)]
+    lines = [f"Refused: nothing of the turn runs ({format_name}, {count}); each call is answered."]
+    for answer in verdict.answers:
+        lines.extend(answer_lines(answer))
+    return lines
+
+
+def verdict_data(verdict: TurnVerdict, format_name: str) -> dict:
+    """With --json: a turn that may run with its calls decoded, or a refused turn with the
+    reply the host sends back, in the format's own shape."""
+    if verdict.ok:
+        calls = [{"id": call.id, "tool": call.tool, "arguments": call.arguments} for call in verdict.calls]
+        return {"format": format_name, "ok": True, "calls": calls}
+    return {"format": format_name, "ok": False, "reply": FORMATS[format_name].reply(verdict)}
+
+
+def run_check_turn(args: argparse.Namespace) -> int:
+    data = read_json_file(args.turn, "turn")
+    try:
+        turn = read_turn(data, args.format)
+    except FormatError as error:
+        what = "a turn of a known format" if args.format == "auto" else FORMATS[args.format].TITLE
+        raise InputError(f'the turn file "{args.turn}" is not {what}: {error}') from None
+    verdict = check_turn(turn.calls, turn.tools)
+    if args.json:
+        write_line(dump(verdict_data(verdict, turn.format)))
+    else:
+        for line in verdict_lines(verdict, turn.format):
+            write_line(line)
+    return FITS if verdict.ok else REFUSED
+
+
+
+def add_turn_commands(commands) -> None:
+    """`check-turn` and `demo`, added to the command line's subcommands."""
+    from .demo import run_demo  # the demo prints with this module's helpers
+    turn = commands.add_parser("check-turn", help="check a model's turn in OpenAI, Anthropic or MCP shapes")
+    turn.add_argument("turn", help="the tools offered and the model's turn, in the format's shapes (a JSON file)")
+    turn.add_argument("--format", choices=(*FORMATS, "auto"), default="auto",
+                      help="the turn file's format (default: told by its shape)")
+    turn.add_argument("--json", action="store_true", help="print the reply in the format's own shape")
+    turn.set_defaults(run=run_check_turn)
+    demo = commands.add_parser("demo", help="replay a recorded model turn against the example MCP server")
+    demo.set_defaults(run=run_demo)

@@ -1,0 +1,74 @@
+"""What the engine keeps per table, in an object of its own (the table itself is data): the
+indexes the compiler reads, the rules and nodes every schema under the table shares, and the
+table's sentences. Made once per table, when a schema is first compiled under it."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from ..kinds.registry import RULE_KINDS, SHIPPED_KINDS
+from ..kinds.verdict import Mismatch, new_tuple
+from ..table.entries import Table, TypeEntry
+from ..table.wording import TableWords, host_facts
+from .reading import ANNOTATIONS
+
+
+class CompiledTable:
+    """A table as the engine uses it.
+
+    `kind_rules` holds one kind rule per declared types, `plain_leaves` one node per types
+    for a property of only a type and annotations: both immutable, so shared by every
+    schema. `found_class` is the list a check under this table collects in (see `check`)."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.words = TableWords(table)
+        self.type_by_name: dict[str, TypeEntry] = table.type_by_name
+        self.type_names = frozenset(self.type_by_name)
+        self.skip_keywords = table.skip_keywords
+        self.skips = tuple((entry.trigger, entry.argument) for entry in table.skips)
+        limits = table.limit
+        self.depth, self.cap = limits["depth"], limits["mismatches"]
+        self.plain_leaf_keys = _plain_leaf_keys(table, self.skip_keywords)
+        self.rule_kinds = tuple((RULE_KINDS[entry.kind], entry.stops) for entry in table.rules)
+        self.kind_rules: dict[tuple[str, ...], Any] = {}
+        self.plain_leaves: dict[tuple, Any] = {}
+        self.found_class: type | None = None
+        # A code a host's rule kind declares facts for is worded at every check: the host's
+        # words might read more than the engine knows to be fixed.
+        self._hosted_codes = frozenset(entry.code for entry in table.messages if host_facts(entry.code))
+
+    def word(self, path: tuple, code: str, facts: dict) -> Mismatch | None:
+        """A finding worded when the schema is compiled (see `kinds`' `root_collect`); None
+        for a code whose words a host's facts may change."""
+        if code in self._hosted_codes:
+            return None
+        return new_tuple(Mismatch, (path, code, self.words.wording(code)(facts, path)))
+
+
+def _plain_leaf_keys(table: Table, skip_keywords: frozenset[str]) -> frozenset[str] | None:
+    """The keywords a schema may have, besides `type`, to compile as a plain leaf: the
+    annotations no rule of this table reads and no skip names; None when a rule kind of the
+    table is not one the engine ships (a host's kind may read any keyword)."""
+    shipped = all(RULE_KINDS.get(entry.kind) in SHIPPED_KINDS for entry in table.rules)
+    keys = (ANNOTATIONS | {"type"}) - skip_keywords
+    return frozenset(keys) if shipped and "type" in keys else None
+
+
+# By identity: a table is compared by value, which would cost a walk of all its entries. A
+# table compiled under is kept (as the loader keeps every table it loaded).
+_compiled: dict[int, CompiledTable] = {}
+_lock = threading.Lock()
+
+
+def compiled_table(table: Table) -> CompiledTable:
+    """The engine's object for a table, made once."""
+    found = _compiled.get(id(table))
+    if found is not None and found.table is table:
+        return found
+    with _lock:
+        found = _compiled.get(id(table))
+        if found is None or found.table is not table:
+            found = _compiled[id(table)] = CompiledTable(table)
+    return found

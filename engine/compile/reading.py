@@ -1,0 +1,86 @@
+"""Reading a schema node: its declared types, and whether it is judged at all (a node that
+is not an object, nested past the depth limit, read as another draft, or caught by one of the
+table's skip triggers is not)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .drafts import switches_draft
+
+if TYPE_CHECKING:
+    from .compiler import Compilation
+    from .refs import RefScope
+
+#: Keywords that make a union branch more than a plain typed node.
+UNION_BREAKERS = ("anyOf", "oneOf", "allOf", "not", "if")
+#: Keywords that only annotate a schema: no rule kind the engine ships reads them.
+ANNOTATIONS = frozenset({"description", "title", "default", "examples", "$comment", "format",
+                         "deprecated", "readOnly", "writeOnly"})
+
+
+def declared_types(node: dict) -> tuple[str, ...] | None:
+    """The names of `type` in order without repeats; None when absent; () when malformed."""
+    if "type" not in node:
+        return None
+    declared = node["type"]
+    if type(declared) is str:
+        return (declared,)
+    if type(declared) is list and declared and all(type(name) is str for name in declared):
+        return tuple(dict.fromkeys(declared))
+    return ()
+
+
+def _unknown_type(node: dict, compilation: Compilation, scope: RefScope) -> bool:
+    known = compilation.table.type_names
+    return any(name not in known for name in declared_types(node) or ())
+
+
+def _plain_branch(branch: object, compilation: Compilation, scope: RefScope) -> bool:
+    """Whether a union branch (or what its `$ref` leads to) is only declared types the table
+    knows, with no keyword that would make it more than that."""
+    found = compilation.followed(branch, scope.within(branch))
+    if found is None or not isinstance(found[0], dict):
+        return False
+    target, table = found[0], compilation.table
+    types = declared_types(target)
+    return bool(types) and table.type_names.issuperset(types) \
+        and not any(keyword in target for keyword in (*UNION_BREAKERS, *table.skip_keywords))
+
+
+def _mixed_union(node: dict, compilation: Compilation, scope: RefScope) -> bool:
+    unions = [node[k] for k in ("anyOf", "oneOf") if k in node]
+    return any(type(union) is not list or not union
+               or not all(_plain_branch(branch, compilation, scope) for branch in union) for union in unions)
+
+
+def _unresolved_ref(node: dict, compilation: Compilation, scope: RefScope) -> bool:
+    return "$ref" in node and compilation.followed(node, scope) is None
+
+
+#: The skip triggers of `table.vocabulary.SKIP_TRIGGERS` that read more than a keyword.
+TRIGGERS: dict[str, Callable[[dict, Compilation, RefScope], bool]] = {
+    "malformed-type": lambda node, compilation, scope: declared_types(node) == (),
+    "unknown-type": _unknown_type,
+    "unresolved-ref": _unresolved_ref,
+    "mixed-union": _mixed_union,
+}
+
+
+def skip_reason(node: object, compilation: Compilation, depth: int, scope: RefScope) -> str | None:
+    """Why a schema node is not judged: not an object, too deep, read as another draft (its
+    own `$schema`), or the first trigger of the table that applies."""
+    if not isinstance(node, dict):
+        return "not-object"
+    table = compilation.table
+    if depth > table.depth:
+        return "depth"
+    if switches_draft(node, compilation.draft):
+        return "other-draft"
+    for trigger, keyword in table.skips:
+        if trigger == "keyword":
+            if keyword in node:
+                return keyword
+        elif TRIGGERS[trigger](node, compilation, scope):
+            return trigger
+    return None

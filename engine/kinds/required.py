@@ -1,0 +1,79 @@
+"""`required`: each name must be sent, and not as null where its property refuses null."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, ClassVar
+
+from attrs import field, frozen
+
+from .finding import NO_MEMBER, Collect
+
+if TYPE_CHECKING:
+    from ..compile.compiler import NodeContext
+
+_NONE_WORDED: dict = {}
+
+
+@frozen
+class RequiredRule:
+    """Each name of `required` must be sent, and not as null where its schema refuses null."""
+
+    codes: ClassVar = ("missing", "null")
+    facts: ClassVar = ()
+    names: tuple[tuple[str, bool, tuple[str, ...]], ...]  # name, refuses null, declared types
+    fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "fits", self._test())
+
+    @classmethod
+    def from_node(cls, node: dict, context: NodeContext) -> RequiredRule | None:
+        required = node.get("required")
+        if not context.judges_objects or not isinstance(required, list) or not context.draft.required_list:
+            return None  # draft-03 marks a property required in its own schema instead
+        names = dict.fromkeys(name for name in required if type(name) is str)
+        if not names:
+            return None
+        return cls(tuple((name, *context.property_null_facts(name)) for name in names))
+
+    def _test(self) -> Callable[[object], bool]:
+        names = tuple(name for name, _, _ in self.names)
+        null_refused = tuple(name for name, refuses, _ in self.names if refuses)
+
+        def fits(value: object) -> bool:
+            if type(value) is not dict and not isinstance(value, dict):
+                return True
+            for name in names:
+                if name not in value:
+                    return False
+            for name in null_refused:
+                if value[name] is None:
+                    return False
+            return True
+        return fits
+
+    def collect(self, value: dict, path: tuple, found, worded: dict = _NONE_WORDED) -> None:
+        """Each missing name in `required` order, then each null; `worded` holds findings
+        worded at compile time, by name."""
+        for name, refuses_null, types in self.names:
+            sent = value.get(name, NO_MEMBER)
+            if sent is NO_MEMBER:
+                mismatch = worded.get(name)
+                if mismatch is None:
+                    found.add((*path, name), "missing", {"types": types})
+                else:
+                    found.add_worded(mismatch)
+            elif sent is None and refuses_null:
+                found.add((*path, name), "null", {"types": types})
+
+    def root_collect(self, word) -> Collect:
+        """`collect` at the root, where what is said of a missing argument depends on
+        nothing sent: `word(path, code, facts)` words each at compile time (None where the
+        table's words for the code may read more than is fixed)."""
+        worded = {}
+        for name, _, types in self.names:
+            mismatch = word((name,), "missing", {"types": types})
+            if mismatch is None:
+                return self.collect
+            worded[name] = mismatch
+        return lambda value, path, found: self.collect(value, path, found, worded)

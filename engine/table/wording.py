@@ -1,0 +1,182 @@
+"""What the model is told: a table's messages and answers, filled by plain functions.
+
+For each code, `Wording` tries the code's messages most specific first: a message is used
+when every text it names (its guards and its placeholders) is known for the finding. Each
+text is made once per finding, by the function `text_makers` names for it, from the facts
+the rule kind reported; a fact a host's rule kind declares is quoted like a sent value. The
+sentence is cut to the table's length and begins with a capital.
+"""
+
+from __future__ import annotations
+
+from string import Formatter
+from typing import Callable
+
+from ..kinds.registry import RULE_KINDS
+from ..values.kinds import KIND_BY_TYPE, kind_of
+from ..values.quoting import ELLIPSIS, join_phrases, name_path, quote_any, quote_list, quote_scalar, quote_text
+from .entries import Table
+from .vocabulary import HOST_FACT_WIDTH, MESSAGE_TEXTS, MODEL_TEXTS
+
+#: `text(facts, path)`: one text of a message, or None when its facts were not reported.
+TextMaker = Callable[[dict, tuple], "str | None"]
+
+_ABSENT: object = object()
+_STRUCTURES = ("list", "object")
+_UNMADE: object = object()
+
+
+def host_facts(code: str) -> set[str]:
+    """The facts hosts' rule kinds declare for findings of `code`: texts the engine does not
+    make (or makes otherwise) from them."""
+    return {fact for kind in RULE_KINDS.values() if code in kind.codes for fact in kind.facts}
+
+
+class TableWords:
+    """A table's sentences: each code's `Wording`, the phrases of its types and kinds of
+    value, and its answers. Made once per table; the phrases it has made are kept."""
+
+    def __init__(self, table: Table):
+        self.table, self.length = table, table.limit["message-length"]
+        self.answers = table.answer
+        self._types = {entry.name: entry.phrase for entry in table.types}
+        self._kinds = {entry.kind: entry.phrase for entry in table.values}
+        self._expected: dict[tuple, str] = {}
+        self._sent_kinds: dict[object, str] = {}
+        self._wordings: dict[str, Wording] = {}
+
+    def wording(self, code: str) -> Wording:
+        """The sentence function of `code`, made when first asked for."""
+        wording = self._wordings.get(code)
+        if wording is None:
+            wording = self._wordings[code] = Wording(self, code)
+        return wording
+
+    def expected(self, types: tuple[str, ...]) -> str:
+        """How a message names what declared types expect: "text or a list"."""
+        phrase = self._expected.get(types)
+        if phrase is None:
+            names = [self._types.get(name, name) for name in types]
+            phrase = self._expected[types] = join_phrases(names, MESSAGE_TEXTS["expected"])
+        return phrase
+
+    def kind_of_value(self, kind: str | None, width: int = MESSAGE_TEXTS["sent_kind"]) -> str:
+        """How a message names a kind of value ("a list"), at most `width` characters."""
+        phrase = self._sent_kinds.get((kind, width))
+        if phrase is None:
+            text = self._kinds.get(kind or "", "a value")
+            phrase = self._sent_kinds[(kind, width)] = text if len(text) <= width else text[: width - 1] + ELLIPSIS
+        return phrase
+
+    def answer(self, name: str, **facts: object) -> str:
+        """One of the table's answers: the model's own texts (tool names, call ids) quoted and
+        cut; the engine's (a message, a JSON error, a number) as they are."""
+        texts = {key: quote_text(str(value), MODEL_TEXTS[key]) if key in MODEL_TEXTS else value
+                 for key, value in facts.items()}
+        return self.answers[name].format_map(texts)
+
+    def refusal(self, tool: str, verdict) -> str:
+        """The answer to a refused call: the table's header, then one line per mismatch."""
+        lines = [self.answer("refused", tool=tool)]
+        lines += [self.answers["item"].format(message=m.message) for m in verdict.mismatches]
+        if verdict.truncated:
+            lines.append(self.answers["cut"].format(limit=len(verdict.mismatches)))
+        return "\n".join(lines)
+
+
+class Wording:
+    """The sentence for findings of one code: `wording(facts, path)`."""
+
+    __slots__ = ("messages", "makers", "length", "plainest")
+
+    def __init__(self, words: TableWords, code: str):
+        self.length = words.length
+        hosted = host_facts(code)
+        self.makers: dict[str, TextMaker] = {}
+        self.messages: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+        for entry in words.table.messages_for(code):
+            parsed = list(Formatter().parse(entry.template))
+            template = "".join(literal.replace("%", "%%") + ("%s" if name is not None else "")
+                               for literal, name, _, _ in parsed)
+            fields = tuple(name for _, name, _, _ in parsed if name is not None)
+            needed = tuple(dict.fromkeys((*entry.guards, *fields)))
+            self.messages.append((template, needed, fields))
+            for name in needed:
+                self.makers.setdefault(name, text_maker(name, words, hosted))
+        self.plainest = self.messages[-1]
+
+    def __call__(self, facts: dict, path: tuple) -> str:
+        made: dict[str, object] = {}
+        for template, needed, fields in self.messages:
+            for name in needed:
+                text = made.get(name, _UNMADE)
+                if text is _UNMADE:
+                    text = made[name] = self.makers[name](facts, path)
+                if text is None:
+                    break
+            else:
+                return self._finished(template % tuple(made[name] for name in fields))
+        # Every text a host's fact should give was not reported: the plainest message, with
+        # what is unknown marked rather than guessed.
+        template, _, fields = self.plainest
+        texts = [made[name] if name in made else self.makers[name](facts, path) for name in fields]
+        return self._finished(template % tuple(ELLIPSIS if text is None else text for text in texts))
+
+    def _finished(self, sentence: str) -> str:
+        if len(sentence) > self.length:
+            sentence = sentence[: self.length - 2] + ELLIPSIS + "."
+        return sentence[0].upper() + sentence[1:] if sentence[:1].islower() else sentence
+
+
+def text_maker(name: str, words: TableWords, hosted: set[str]) -> TextMaker:
+    """The function that makes one text of a message. A host's fact of an engine text's
+    name is its own text, the engine's where the host did not report it."""
+    engine = _engine_text(name, words)
+    if name not in hosted and engine is not None:
+        return engine
+    host = _host_text(name)
+    if engine is None:
+        return host
+    def host_else_engine(facts: dict, path: tuple) -> str | None:
+        text = host(facts, path)
+        return engine(facts, path) if text is None else text  # type: ignore[misc]
+    return host_else_engine
+
+
+def _engine_text(name: str, words: TableWords) -> TextMaker | None:
+    if name == "argument":
+        width = MESSAGE_TEXTS["argument"]
+        return lambda facts, path: name_path(path, width)
+    if name == "sent_kind":
+        return lambda facts, path: (None if (value := facts.get("value", _ABSENT)) is _ABSENT
+                                    else words.kind_of_value(_kind(value)))
+    if name == "sent":
+        width = MESSAGE_TEXTS["sent"]
+        return lambda facts, path: (None if (value := facts.get("value", _ABSENT)) is _ABSENT
+                                    or _kind(value) in (None, *_STRUCTURES) else quote_scalar(value, width))
+    if name == "expected":
+        return lambda facts, path: words.expected(types) if (types := facts.get("types")) else None
+    if name == "sent_json":
+        width = MESSAGE_TEXTS["sent_json"]
+        return lambda facts, path: None if (held := facts.get("json")) is None else words.kind_of_value(held, width)
+    if name == "allowed":
+        width = MESSAGE_TEXTS["allowed"]
+        return lambda facts, path: quote_list(allowed, width) if (allowed := facts.get("allowed")) else None
+    if name == "closest":
+        width = MESSAGE_TEXTS["closest"]
+        return lambda facts, path: quote_text(closest, width) if (closest := facts.get("closest")) else None
+    return None
+
+
+def _host_text(name: str) -> TextMaker:
+    """A fact a host's rule kind declares, quoted like a sent value."""
+    def text(facts: dict, path: tuple) -> str | None:
+        other = facts.get(name)
+        if other is None:
+            return None
+        return quote_list(other, HOST_FACT_WIDTH) if kind_of(other) == "list" else quote_any(other, HOST_FACT_WIDTH)
+    return text
+
+
+def _kind(value: object) -> str | None:
+    return KIND_BY_TYPE.get(type(value)) or kind_of(value)

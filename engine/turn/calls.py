@@ -1,0 +1,89 @@
+"""A turn's calls and what the gate answers: `Call`, the verdict on a turn, and the answer
+to each call of a refused turn; how a call given as a mapping is read, and how call ids are
+told apart."""
+
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple
+
+from attrs import field, frozen
+
+from ..compile.casting import Cast
+from ..kinds.verdict import Mismatch
+from ..values.kinds import Unjudged, canonical_form
+
+
+@frozen
+class Call:
+    """A tool call of the model: its id, the tool's name, and its arguments, decoded or as
+    the raw JSON text OpenAI-style APIs send (a `str` is always taken as raw text)."""
+
+    id: object
+    tool: str
+    arguments: object = field(factory=dict)
+
+
+@frozen
+class CallAnswer:
+    """The answer to one call of a refused turn."""
+
+    call_id: object
+    tool: str
+    status: str  # "refused" or "not-run"
+    tool_refusal: str  # "arguments" (its own mismatch) or "turn" (a sibling's)
+    codes: tuple[str, ...] = field(converter=tuple)
+    text: str
+    mismatches: tuple[Mismatch, ...] = field(converter=tuple, default=())
+    truncated: bool = False
+    offered: bool = True  # whether `tool` names a tool that was offered (else it is the model's text)
+
+
+class TurnVerdict(NamedTuple):
+    """`ok`: the turn may run, and `calls` are its calls with their arguments decoded (and
+    cast, when casts were asked for: `casts` then says, per call, what changed). Else
+    nothing runs, and `answers` holds one answer per call id, in the order of the turn.
+    `given` holds the calls as they were given where they needed no change; `calls` makes
+    `Call`s of them when asked (a turn that may run is decided without them).
+
+    A named tuple, as `Verdict` is: one is made per turn, and made in a third of the time
+    of a frozen attrs instance."""
+
+    ok: bool
+    given: tuple[Call | Mapping, ...]
+    answers: tuple[CallAnswer, ...] = ()
+    casts: tuple[Cast, ...] = ()
+
+    @property
+    def calls(self) -> tuple[Call, ...]:
+        given = self.given
+        if all(type(item) is Call for item in given):
+            return given  # type: ignore[return-value]
+        return tuple(as_call(item) for item in given)
+
+
+def tool_name(item: Mapping) -> object:
+    """The tool a call given as a mapping names: its "tool", or else (absent or null) its
+    "name". Every reading of a call takes its tool from here."""
+    tool = item.get("tool")
+    return item.get("name") if tool is None else tool
+
+
+def as_call(item: Call | Mapping) -> Call:
+    """A `Call`, or a mapping with "id", "tool" (or "name") and "arguments". A call that
+    names no tool as text is kept as it is, and refused when the turn is checked."""
+    if isinstance(item, Call):
+        return item
+    return Call(item.get("id"), tool_name(item), item.get("arguments", {}))  # type: ignore[arg-type]
+
+
+def id_key(call_id: object) -> object:
+    """What tells call ids apart, as `==` does: the id itself where it can be hashed, else
+    its form as a JSON value (so a turn is answered in time linear in its calls)."""
+    try:
+        hash(call_id)
+        return (0, call_id)
+    except TypeError:
+        try:
+            return (1, canonical_form(call_id))
+        except Unjudged:
+            return (2, repr(call_id))
