@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import turngate
-from turngate.check.refusal import _Enough, found_class
+from turngate.check.refusal import _CapReached, mismatch_list_class
 from turngate.compile.compiled_table import compiled_table
-from turngate.compile.node import collect_parts, rule_parts
+from turngate.compile.node import walk, walk_steps
 from turngate.kinds.required import RequiredRule
 from turngate.kinds.verdict import PASSED, Verdict
 
@@ -33,10 +33,10 @@ def walked(compiled, value) -> Verdict:
     """The verdict of a walk of every root rule, each finding worded as it is found."""
     if compiled.root.fits(value):
         return PASSED
-    found = found_class(compiled_table(compiled.table))()
+    found = mismatch_list_class(compiled_table(compiled.table))()
     try:
-        collect_parts(rule_parts(compiled.root.entries), value, (), found)
-    except _Enough:
+        walk(walk_steps(compiled.root.entries), value, (), found)
+    except _CapReached:
         return Verdict(False, tuple(found), True)
     return Verdict(False, tuple(found)) if found else PASSED
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import turngate
-from turngate.check.refusal import found_class
+from turngate.check.refusal import mismatch_list_class
 from turngate.compile.compiled_table import compiled_table
-from turngate.compile.node import collect_parts, rule_parts
+from turngate.compile.node import walk, walk_steps
 from support import codes_and_paths, verdict
 
 SCHEMA = {
@@ -123,9 +123,9 @@ def test_the_check_begins_at_the_failing_root_rule_and_finds_what_all_of_them_fi
     compiled = turngate.compile_schema(schema, "strict")
     assert len(compiled.root.entries) == ROOTS_BY_RULE_COUNT.index(schema)
     for value in VALUES:
-        found = found_class(compiled_table(compiled.table))()
+        found = mismatch_list_class(compiled_table(compiled.table))()
         if compiled.root.entries:
-            collect_parts(rule_parts(compiled.root.entries), value, (), found)
+            walk(walk_steps(compiled.root.entries), value, (), found)
         verdict = compiled.check(value)
         assert verdict.ok == compiled.root.fits(value) == (not found)
         assert verdict.mismatches == tuple(found), value

@@ -16,18 +16,18 @@ from __future__ import annotations
 from typing import Callable
 
 from ..compile.compiled_table import CompiledTable
-from ..compile.node import Node, parts_collector, rule_parts
+from ..compile.node import Node, steps_walker, walk_steps
 from ..kinds.verdict import PASSED, Mismatch, Verdict, new_tuple
 
 
-class _Enough(Exception):
+class _CapReached(Exception):
     """One finding more than the cap: the list is cut, so there is nothing more to learn."""
 
 
-class Found(list):
+class MismatchList(list):
     """The mismatches of one check, in order, each worded as it is found (the walk is cut
     once the cap is reached, so one finding past it is noted but never worded). Each table
-    has its own subclass (`found_class`) holding its cap and its wording."""
+    has its own subclass (`mismatch_list_class`) holding its cap and its wording."""
 
     __slots__ = ()
     cap: int
@@ -35,30 +35,30 @@ class Found(list):
 
     def add(self, path: tuple, code: str, facts: dict) -> None:
         if len(self) >= self.cap:
-            raise _Enough
+            raise _CapReached
         self.append(new_tuple(Mismatch, (path, code, self.wording(code)(facts, path))))
 
     def add_worded(self, mismatch: Mismatch) -> None:
-        """A finding worded when the schema was compiled (see `root_parts`)."""
+        """A finding worded when the schema was compiled (see `root_walk_steps`)."""
         if len(self) >= self.cap:
-            raise _Enough
+            raise _CapReached
         self.append(mismatch)
 
 
-def found_class(table: CompiledTable) -> type[Found]:
-    """The table's `Found`: made once per table, so a check makes its list in one step."""
-    if table.found_class is None:
-        table.found_class = type("Found", (Found,), {"__slots__": (), "cap": table.cap,
+def mismatch_list_class(table: CompiledTable) -> type[MismatchList]:
+    """The table's `MismatchList`: made once per table, so a check makes its list in one step."""
+    if table.mismatch_list_class is None:
+        table.mismatch_list_class = type("MismatchList", (MismatchList,), {"__slots__": (), "cap": table.cap,
                                                      "wording": table.words.wording})
-    return table.found_class
+    return table.mismatch_list_class
 
 
-def root_parts(entries: tuple, table: CompiledTable) -> tuple:
-    """The root's rules as its walk uses them (see `compile.node.rule_parts`): a rule that
+def root_walk_steps(entries: tuple, table: CompiledTable) -> tuple:
+    """The root's rules as its walk takes them (see `compile.node.walk_steps`): a rule that
     has a `root_collect` (a `collect` for the path `()` that hands out findings worded at
     compile time) collects with that instead."""
     return tuple((fits, rule.root_collect(table.word) if hasattr(rule, "root_collect") else collect_rule, stops)
-                 for (fits, collect_rule, stops), (rule, _) in zip(rule_parts(entries), entries))
+                 for (fits, collect_rule, stops), (rule, _) in zip(walk_steps(entries), entries))
 
 
 def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
@@ -66,7 +66,7 @@ def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
     would test them, so that a refusal begins collecting at the rule that failed (the rules
     before it passed, so they have nothing to report)."""
     tests = tuple(rule.fits for rule, _ in root.entries)
-    refused = _refusal(root_parts(root.entries, table), table)
+    refused = _refusal(root_walk_steps(root.entries, table), table)
     if not tests:
         return lambda value: PASSED
     if len(tests) == 1:
@@ -99,17 +99,17 @@ def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
     return check_each
 
 
-def _refusal(parts: tuple, table: CompiledTable) -> Callable[[object, int], Verdict]:
+def _refusal(steps: tuple, table: CompiledTable) -> Callable[[object, int], Verdict]:
     """The verdict on a value whose root rule `start` failed: the mismatches of that rule
     and those after it, at most the table's cap, worded (PASSED if they find nothing)."""
-    found_type = found_class(table)
-    from_rule = tuple(parts_collector(parts[start:]) for start in range(len(parts)))
+    found_type = mismatch_list_class(table)
+    from_rule = tuple(steps_walker(steps[start:]) for start in range(len(steps)))
 
     def refused(value: object, start: int) -> Verdict:
         found = found_type()
         try:
             from_rule[start](value, (), found)
-        except _Enough:
+        except _CapReached:
             return new_tuple(Verdict, (False, tuple(found), True))
         return new_tuple(Verdict, (False, tuple(found), False)) if found else PASSED
     return refused

@@ -19,7 +19,8 @@ from .io import (FITS, PARTIAL, REFUSED, UNUSABLE, InputError, dump, parse_json,
                      require_object, write_line)
 from .coverage_report import DEFAULT_TABLES, coverage_lines, measure
 from .reports import stats_by_code, stats_by_tool, stats_table, timeline
-from .turn_file import add_turn_commands
+from .demo import run_demo
+from .turn_file import add_turn_command
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -144,7 +145,9 @@ def parser() -> argparse.ArgumentParser:
     cover.add_argument("--table", action="append", help="a table to measure (repeatable; default: adr246 and extended)")
     cover.add_argument("--json", action="store_true")
     cover.set_defaults(run=run_coverage)
-    add_turn_commands(commands)
+    add_turn_command(commands)
+    demo = commands.add_parser("demo", help="replay a recorded model turn against the example MCP server")
+    demo.set_defaults(run=run_demo)
     return top
 
 

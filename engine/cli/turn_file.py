@@ -60,14 +60,11 @@ def run_check_turn(args: argparse.Namespace) -> int:
 
 
 
-def add_turn_commands(commands) -> None:
-    """`check-turn` and `demo`, added to the command line's subcommands."""
-    from .demo import run_demo  # the demo prints with this module's helpers
+def add_turn_command(commands) -> None:
+    """`check-turn`, added to the command line's subcommands."""
     turn = commands.add_parser("check-turn", help="check a model's turn in OpenAI, Anthropic or MCP shapes")
     turn.add_argument("turn", help="the tools offered and the model's turn, in the format's shapes (a JSON file)")
     turn.add_argument("--format", choices=(*FORMATS, "auto"), default="auto",
                       help="the turn file's format (default: told by its shape)")
     turn.add_argument("--json", action="store_true", help="print the reply in the format's own shape")
     turn.set_defaults(run=run_check_turn)
-    demo = commands.add_parser("demo", help="replay a recorded model turn against the example MCP server")
-    demo.set_defaults(run=run_demo)

@@ -19,7 +19,7 @@ class CompiledTable:
 
     `kind_rules` holds one kind rule per declared types, `plain_leaves` one node per types
     for a property of only a type and annotations: both immutable, so shared by every
-    schema. `found_class` is the list a check under this table collects in (see `check`)."""
+    schema. `mismatch_list_class` is the list a check under this table collects in (see `check`)."""
 
     def __init__(self, table: Table):
         self.table = table
@@ -34,7 +34,7 @@ class CompiledTable:
         self.rule_kinds = tuple((RULE_KINDS[entry.kind], entry.stops) for entry in table.rules)
         self.kind_rules: dict[tuple[str, ...], Any] = {}
         self.plain_leaves: dict[tuple, Any] = {}
-        self.found_class: type | None = None
+        self.mismatch_list_class: type | None = None
         # A code a host's rule kind declares facts for is worded at every check: the host's
         # words might read more than the engine knows to be fixed.
         self._hosted_codes = frozenset(entry.code for entry in table.messages if host_facts(entry.code))

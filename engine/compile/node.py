@@ -37,7 +37,7 @@ class Node:
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "fits", all_of(tuple(rule.fits for rule, _ in self.entries)))
-        object.__setattr__(self, "collect", node_collector(self.entries))
+        object.__setattr__(self, "collect", node_walk(self.entries))
 
     @property
     def type_rule(self) -> KindRule | None:
@@ -93,18 +93,18 @@ def all_of(tests: tuple[Fits, ...]) -> Fits:
     return each_fits
 
 
-def rule_parts(entries: tuple) -> tuple:
-    """A node's rules as its walk uses them: each with its test (None for a rule that tests
-    each part itself, such as members and elements: testing it as a whole first would test
-    every argument twice), its `collect`, and whether a mismatch it reports stops the node."""
-    return tuple((None if getattr(rule, "tests_parts", False) else rule.fits, collector(rule), stops)
+def walk_steps(entries: tuple) -> tuple:
+    """A node's rules as its walk takes them: each with its test (None for a rule that tests
+    as it walks, such as members and elements: testing it as a whole first would test every
+    argument twice), its `collect`, and whether a mismatch it reports stops the node."""
+    return tuple((None if getattr(rule, "tests_as_it_walks", False) else rule.fits, collector(rule), stops)
                  for rule, stops in entries)
 
 
-def collect_parts(parts: tuple, value: object, path: tuple, found) -> None:
-    """Each rule whose test fails (or that tests its parts itself), in order, until one
-    that stops."""
-    for fits, collect_rule, stops in parts:
+def walk(steps: tuple, value: object, path: tuple, found) -> None:
+    """Each rule whose test fails (or that tests as it walks), in order, until one that
+    stops."""
+    for fits, collect_rule, stops in steps:
         if fits is None:
             collect_rule(value, path, found)
         elif not fits(value):
@@ -113,17 +113,17 @@ def collect_parts(parts: tuple, value: object, path: tuple, found) -> None:
                 return
 
 
-def parts_collector(parts: tuple) -> Collect:
-    """`collect_parts` over `parts`; a last rule that tests its parts itself (members, most
-    often) is called straight away."""
-    if len(parts) == 1 and parts[0][0] is None:
-        return parts[0][1]
-    return partial(collect_parts, parts)
+def steps_walker(steps: tuple) -> Collect:
+    """`walk` over `steps`; a last rule that tests as it walks (members, most often) is
+    called straight away."""
+    if len(steps) == 1 and steps[0][0] is None:
+        return steps[0][1]
+    return partial(walk, steps)
 
 
-def node_collector(entries: tuple) -> Collect:
+def node_walk(entries: tuple) -> Collect:
     """A node's `collect`, only called for a value its `fits` refused: so a node of one rule
     goes straight to that rule's."""
     if len(entries) == 1:
         return collector(entries[0][0])
-    return partial(collect_parts, rule_parts(entries))
+    return partial(walk, walk_steps(entries))

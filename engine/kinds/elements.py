@@ -3,15 +3,12 @@ list `items`, as the schema's draft reads them), the rest against `items`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar
 
 from attrs import field, frozen
 
 from ..values.kinds import LIST_TYPES
-
-if TYPE_CHECKING:
-    from ..compile.compiler import NodeContext
-    from ..compile.node import Node
+from .contracts import CompiledNode, SchemaContext
 
 
 @frozen
@@ -21,9 +18,9 @@ class ElementsRule:
 
     codes: ClassVar = ()
     facts: ClassVar = ()
-    tests_parts: ClassVar = True  # testing the whole first would test every element twice
-    by_position: tuple[Node, ...]
-    rest: Node | None
+    tests_as_it_walks: ClassVar = True  # testing the whole first would test every element twice
+    by_position: tuple[CompiledNode, ...]
+    rest: CompiledNode | None
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -32,7 +29,7 @@ class ElementsRule:
     # ── Reading the schema ──────────────────────────────────────────────────────────────
 
     @classmethod
-    def from_node(cls, node: dict, context: NodeContext) -> ElementsRule | None:
+    def from_node(cls, node: dict, context: SchemaContext) -> ElementsRule | None:
         if not context.judges_lists:
             return None
         by_position, rest = cls._schemas(node, context)
@@ -44,7 +41,7 @@ class ElementsRule:
         return cls(by_position, rest)
 
     @staticmethod
-    def _schemas(node: dict, context: NodeContext) -> tuple[tuple[Node, ...], Node | None]:
+    def _schemas(node: dict, context: SchemaContext) -> tuple[tuple[CompiledNode, ...], CompiledNode | None]:
         """The nodes of the elements by position, and of the rest, as the draft reads
         `prefixItems` and `items` (see `compile.drafts`); a position the drafts that must
         agree read differently is held by a node that judges nothing."""

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import Callable, ClassVar
 
 from attrs import field, frozen
 
 from ..values.kinds import Unjudged, json_equal, kind_of, loose_form
-
-if TYPE_CHECKING:
-    from ..compile.compiler import NodeContext
+from .contracts import SchemaContext
 
 
 @frozen
@@ -27,7 +25,7 @@ class EnumRule:
         object.__setattr__(self, "fits", self._test())
 
     @classmethod
-    def from_node(cls, node: dict, context: NodeContext) -> EnumRule | None:
+    def from_node(cls, node: dict, context: SchemaContext) -> EnumRule | None:
         members = node.get("enum")
         if not isinstance(members, list) or not members:
             return None

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar
 
 from attrs import field, frozen
 
 from ..values.kinds import KIND_BY_TYPE, REFINED_KINDS, base_kind, kind_of, text_json
-
-if TYPE_CHECKING:
-    from ..compile.compiler import NodeContext
+from .contracts import SchemaContext
 
 #: Values of the kinds whose findings never quote what they hold.
 _STRUCTURE_SAMPLES = ([], {})
@@ -48,13 +46,13 @@ class KindRule:
     # ── Reading the schema ──────────────────────────────────────────────────────────────
 
     @classmethod
-    def from_node(cls, node: dict, context: NodeContext) -> KindRule | None:
+    def from_node(cls, node: dict, context: SchemaContext) -> KindRule | None:
         if context.admitted_kinds is None:
             return None
         return cls.admitting(context.types, context)
 
     @classmethod
-    def admitting(cls, types: tuple[str, ...], context: NodeContext) -> KindRule | None:
+    def admitting(cls, types: tuple[str, ...], context: SchemaContext) -> KindRule | None:
         """A rule for what `types` admit; None when they admit every kind of value. The
         rule is immutable, so one per table and types serves every node that declares them."""
         shared = context.table.kind_rules
@@ -63,7 +61,7 @@ class KindRule:
         return shared[types]
 
     @classmethod
-    def _admitting(cls, types: tuple[str, ...], context: NodeContext) -> KindRule | None:
+    def _admitting(cls, types: tuple[str, ...], context: SchemaContext) -> KindRule | None:
         entries = [context.table.type_by_name[name] for name in types]
         admitted = frozenset(kind for entry in entries for kind in entry.admits)
         if admitted.issuperset(context.all_kinds):

@@ -4,16 +4,13 @@ property schema (and, for `members-and-extra`, against an `additionalProperties`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import Callable, ClassVar
 
 from attrs import field, frozen
 
 from ..values.suggest import suggester
 from .finding import Collect
-
-if TYPE_CHECKING:
-    from ..compile.compiler import NodeContext
-    from ..compile.node import Node
+from .contracts import CompiledNode, SchemaContext
 
 _NONE_WORDED: dict = {}
 _UNDECLARED: object = object()
@@ -30,11 +27,11 @@ class MembersRule:
 
     codes: ClassVar = ("additional",)
     facts: ClassVar = ()
-    tests_parts: ClassVar = True  # testing the whole first would test every argument twice
+    tests_as_it_walks: ClassVar = True  # testing the whole first would test every argument twice
     by_name: dict = field(eq=False)  # each declared name -> its node, None if it judges nothing
     names: tuple[str, ...]
     closed: bool
-    extra: Node | None = None  # the schema of arguments `properties` does not name
+    extra: CompiledNode | None = None  # the schema of arguments `properties` does not name
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     passing: dict = field(init=False, eq=False, repr=False)  # name -> types that pass outright
     closest: Callable[[object], str | None] | None = field(init=False, eq=False, repr=False)
@@ -49,7 +46,7 @@ class MembersRule:
     # ── Reading the schema ──────────────────────────────────────────────────────────────
 
     @classmethod
-    def from_node(cls, node: dict, context: NodeContext, extra: Node | None = None):
+    def from_node(cls, node: dict, context: SchemaContext, extra: CompiledNode | None = None):
         properties = node.get("properties", {})
         if not context.judges_objects or not isinstance(properties, dict):
             return None
@@ -61,7 +58,7 @@ class MembersRule:
             return None
         return cls(by_name, names, closed, extra)
 
-    def _node_of(self, key: object) -> Node | None | bool:
+    def _node_of(self, key: object) -> CompiledNode | None | bool:
         """The node an argument is checked against; None for none; False when refused."""
         return self.by_name.get(key, False if self.closed else self.extra)
 
@@ -149,7 +146,7 @@ class MembersAndExtraRule(MembersRule):
     covers (not where `patternProperties` also claims some)."""
 
     @classmethod
-    def from_node(cls, node: dict, context: NodeContext, extra: Node | None = None):
+    def from_node(cls, node: dict, context: SchemaContext, extra: CompiledNode | None = None):
         schema = node.get("additionalProperties")
         if isinstance(schema, dict) and "patternProperties" not in node and context.judges_objects:
             extra = context.child(schema, "additionalProperties")

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import Callable, ClassVar
 
 from attrs import field, frozen
-
-if TYPE_CHECKING:
-    from ..compile.compiler import NodeContext
-    from ..compile.node import Node
+from .contracts import CompiledNode, SchemaContext
 
 
 @frozen
@@ -17,14 +14,14 @@ class RefRule:
 
     codes: ClassVar = ()
     facts: ClassVar = ()
-    target: Node
+    target: CompiledNode
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "fits", self.target.fits)
 
     @classmethod
-    def from_node(cls, node: dict, context: NodeContext) -> RefRule | None:
+    def from_node(cls, node: dict, context: SchemaContext) -> RefRule | None:
         target = context.referenced() if "$ref" in node else None
         return None if target is None or context.trivial(target) else cls(target)
 

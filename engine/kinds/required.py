@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import Callable, ClassVar
 
 from attrs import field, frozen
 
 from .finding import NO_MEMBER, Collect
-
-if TYPE_CHECKING:
-    from ..compile.compiler import NodeContext
+from .contracts import SchemaContext
 
 _NONE_WORDED: dict = {}
 
@@ -27,7 +25,7 @@ class RequiredRule:
         object.__setattr__(self, "fits", self._test())
 
     @classmethod
-    def from_node(cls, node: dict, context: NodeContext) -> RequiredRule | None:
+    def from_node(cls, node: dict, context: SchemaContext) -> RequiredRule | None:
         required = node.get("required")
         if not context.judges_objects or not isinstance(required, list) or not context.draft.required_list:
             return None  # draft-03 marks a property required in its own schema instead

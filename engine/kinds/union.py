@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from attrs import frozen
 
 from ..values.kinds import kind_of
 from .kind import KindRule
-
-if TYPE_CHECKING:
-    from ..compile.compiler import NodeContext
-    from ..compile.node import Node
+from .contracts import CompiledNode, SchemaContext
 
 
 @frozen
@@ -19,18 +16,18 @@ class Union:
     """One `anyOf` or `oneOf` of plain typed branches: each branch's node, and the base
     kinds its types are made for (which branches a value can belong to at all)."""
 
-    branches: tuple[tuple[frozenset[str], Node], ...]
+    branches: tuple[tuple[frozenset[str], CompiledNode], ...]
     types: tuple[str, ...]
     kind: KindRule | None
     one_of: bool = False  # `oneOf`: exactly one branch may hold a value
 
-    def holders(self, value: object) -> list[Node]:
+    def holders(self, value: object) -> list[CompiledNode]:
         """The branches a value can belong to at all: those whose declared types are made
         for its kind (every other branch refuses it by its type)."""
         kind = kind_of(value)
         return [node for natives, node in self.branches if kind in natives]
 
-    def branch_for(self, value: object) -> Node | None:
+    def branch_for(self, value: object) -> CompiledNode | None:
         """The one branch a value can belong to, if only one can; a valid value is valid
         under it, so judging it there refuses nothing valid."""
         found = self.holders(value)
@@ -63,7 +60,7 @@ class Union:
         caster.note(False)
         return value
 
-    def _holds_only(self, chosen: Node, value: object) -> bool:
+    def _holds_only(self, chosen: CompiledNode, value: object) -> bool:
         judge = chosen.casting and chosen.casting.judge
         if not judge or judge(value) is not True:
             return False
@@ -82,7 +79,7 @@ class UnionRule:
     unions: tuple[Union, ...]
 
     @classmethod
-    def from_node(cls, node: dict, context: NodeContext) -> UnionRule | None:
+    def from_node(cls, node: dict, context: SchemaContext) -> UnionRule | None:
         unions = []
         for keyword in ("anyOf", "oneOf"):
             if isinstance(node.get(keyword), list):
