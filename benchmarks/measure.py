@@ -4,6 +4,7 @@ and whether the validators agree on what the corpus says is valid and invalid.""
 from __future__ import annotations
 
 import copy
+import json
 from functools import partial
 
 import turngate
@@ -80,6 +81,21 @@ def measure_turn(valid: list[Call], budget: Budget = FULL) -> dict[str, float] |
         return f"not measured: check_turn is not called as (calls, tools): {error}"
     return {"turn_ns": per_call_ns(partial(check_turn, turn, tools), budget),
             "singles_ns": per_call_ns(partial(_check_each, singles), budget)}
+
+
+def measure_text_turns(valid: list[Call], budget: Budget = FULL) -> dict[str, list[float]]:
+    """Per valid call: a turn of that one call with its arguments as JSON text (the shape
+    OpenAI's APIs send) through `check_turn`, against `json.loads` of the same text."""
+    times: dict[str, list[float]] = {"check_turn": [], "json.loads": []}
+    for call in valid:
+        text = json.dumps(call.arguments)
+        toolset = turngate.Toolset({call.tool: call.schema})
+        turn = [turngate.Call("call_1", call.tool, text)]
+        if not turngate.check_turn(turn, toolset).ok:
+            raise AssertionError(f"check_turn refused the valid call {call.id}")
+        times["check_turn"].append(per_call_ns(partial(turngate.check_turn, turn, toolset), budget))
+        times["json.loads"].append(per_call_ns(partial(json.loads, text), budget))
+    return times
 
 
 def _check_each(pairs):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from growth import Series, is_linear
-from timing import summarize
+from timing import percentile, summarize
 
 TURNGATE = "turngate"
 TURNGATE_COMPILE = "turngate compile_schema"
@@ -120,7 +120,7 @@ def _p50(times: dict[str, list[float]], name: str) -> float:
     return summarize(times[name]).p50_ns
 
 
-def targets(valid: dict, invalid: dict, compiles: dict, turn) -> list[Target]:
+def targets(valid: dict, invalid: dict, compiles: dict, turn, text_turn: dict) -> list[Target]:
     """The issue's targets. A ratio above 1 means turngate is faster, except the two
     'within' targets, which are turngate's time over the other's."""
     tg_valid, tg_invalid = _p50(valid, TURNGATE), _p50(invalid, TURNGATE)
@@ -139,7 +139,18 @@ def targets(valid: dict, invalid: dict, compiles: dict, turn) -> list[Target]:
     else:
         ratio = turn["turn_ns"] / turn["singles_ns"]
         found.append(Target("turn of five calls: check_turn / five checks", ratio, "<= 1.5x", ratio <= 1.5))
+    text = _p50(text_turn, "check_turn") / _p50(text_turn, "json.loads")
+    found.append(Target("a one-call turn sent as JSON text: check_turn / json.loads of its text", text,
+                        "<= 2x", text <= 2))
     return found
+
+
+def text_turn_lines(text_turn: dict[str, list[float]]) -> list[str]:
+    """The one-call turns sent as JSON text: check_turn (decoding included) and json.loads."""
+    lines = ["| one-call turn, arguments as JSON text | n | p50 µs | p99 µs |", "|---|---:|---:|---:|"]
+    for name, times in text_turn.items():
+        lines.append(f"| {name} | {len(times)} | {us(_p50(text_turn, name))} | {us(percentile(times, 99))} |")
+    return lines
 
 
 def target_lines(found: list[Target]) -> list[str]:

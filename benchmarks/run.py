@@ -17,10 +17,10 @@ from pathlib import Path
 import bfcl
 from corpus import Corpus, build_corpus, sample
 from growth import bounded_work, growth, plot
-from measure import disagreements, measure_checks, measure_compiles, measure_turn
+from measure import disagreements, measure_checks, measure_compiles, measure_text_turns, measure_turn
 from peers import Prepared, versions
 from report import (bounded_lines, check_table, compile_table, growth_lines, machine_lines,
-                    mutation_table, target_lines, targets)
+                    mutation_table, target_lines, targets, text_turn_lines)
 from timing import FULL, SMOKE, Budget
 
 HERE = Path(__file__).resolve().parent
@@ -49,9 +49,11 @@ def measure_all(corpus: Corpus, valid, invalid, schemas, budget: Budget, sizes: 
     progress(f"timing the compiling of {len(schemas)} schemas")
     compile_times = measure_compiles(schemas, budget)
     turn = measure_turn(corpus.valid, budget)
+    progress(f"timing {len(valid)} one-call turns sent as JSON text")
+    text_turns = measure_text_turns(valid, budget)
     progress("bounded work and growth")
     return {"valid": valid_times, "invalid": invalid_times, "compile": compile_times,
-            "turn": turn, "bounded": bounded_work(budget, sizes["flood"]),
+            "turn": turn, "text_turn": text_turns, "bounded": bounded_work(budget, sizes["flood"]),
             "growth": growth(budget, sizes["properties"], sizes["lengths"])}
 
 
@@ -69,6 +71,7 @@ def document(results: dict, machine: list[str], found, invalid_calls,
              "### Invalid calls by mutation (p50 µs)", "",
              *mutation_table(invalid_calls, results["invalid"]), "",
              "## Compile time per schema", "", *compile_table(results["compile"]), "",
+             "## A turn whose arguments are JSON text", "", *text_turn_lines(results["text_turn"]), "",
              "## Targets (ratios of medians over the corpus)", "", *target_lines(found), "",
              "## Bounded work", "", *bounded_lines(results["bounded"]), "",
              "## Growth", "", *growth_lines(results["growth"]), "",
@@ -90,7 +93,7 @@ def smoke(corpus: Corpus) -> int:
                           corpus.schemas[:10], SMOKE, sizes)
     machine = machine_lines(versions(), corpus_line(corpus, len(calls), len(found)))
     found_targets = targets(results["valid"], results["invalid"], results["compile"],
-                            results["turn"])
+                            results["turn"], results["text_turn"])
     print(document(results, machine, found_targets, timed_invalid, SMOKE))
     print(f"smoke: {len(calls)} calls, {len(found)} disagreements")
     return 1 if found else 0
@@ -104,7 +107,7 @@ def full(corpus: Corpus) -> int:
     results = measure_all(corpus, corpus.valid, corpus.invalid, corpus.schemas, FULL, sizes)
     plot(results["growth"], HERE / "growth.png")
     found_targets = targets(results["valid"], results["invalid"], results["compile"],
-                            results["turn"])
+                            results["turn"], results["text_turn"])
     checked = len(corpus.valid) + len(corpus.invalid)
     machine = machine_lines(versions(), corpus_line(corpus, checked, len(found)))
     text = document(results, machine, found_targets, corpus.invalid)

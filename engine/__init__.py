@@ -1,7 +1,12 @@
 """turngate: check a model's tool-call arguments against the tool's JSON Schema before a
 turn runs, and say what does not fit in exact one-sentence messages (ADR 246)."""
 
+from . import formats
+from .check import convert
+from .check.convert import from_data, to_data
 from .check.schema import CompiledSchema, SchemaCache, compile_schema
+from .compile.casting import Cast
+from .formats.gating import Gated
 from .kinds.finding import Finding
 from .kinds.registry import register_rule_kind
 from .kinds.verdict import Mismatch, Verdict
@@ -12,6 +17,12 @@ from .turn.calls import Call, CallAnswer, TurnVerdict
 from .turn.gate import Toolset, check_turn
 
 __all__ = [
+    "Cast",
+    "Gated",
+    "convert",
+    "formats",
+    "from_data",
+    "to_data",
     "Call",
     "CallAnswer",
     "Toolset",

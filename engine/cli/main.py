@@ -15,11 +15,21 @@ from ..check.convert import to_data
 from ..check.schema import SchemaCache, resolve_table
 from ..table.errors import TableError
 from ..turn.steps import load_steps
-from .io import (FITS, PARTIAL, REFUSED, UNUSABLE, InputError, dump, parse_json, read_json_file,
-                     require_object, write_line)
 from .coverage_report import DEFAULT_TABLES, coverage_lines, measure
-from .reports import stats_by_code, stats_by_tool, stats_table, timeline
 from .demo import run_demo
+from .io import (
+    FITS,
+    PARTIAL,
+    REFUSED,
+    UNUSABLE,
+    InputError,
+    dump,
+    parse_json,
+    read_json_file,
+    require_object,
+    write_line,
+)
+from .reports import stats_by_code, stats_by_tool, stats_table, timeline
 from .turn_file import add_turn_command
 
 

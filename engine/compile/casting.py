@@ -17,9 +17,9 @@ from typing import Callable
 
 from attrs import field, frozen
 
+from ..values.kinds import kind_of, text_json, text_number
 from .drafts import Draft
 from .exact import type_verdict
-from ..values.kinds import kind_of, text_json, text_number
 
 NOT_CAST: object = object()
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from .drafts import ANY_DRAFT, DRAFT_03, DRAFT_04, Draft, switches_draft
 from ..values.kinds import Unjudged, canonical_form
+from .drafts import ANY_DRAFT, DRAFT_03, DRAFT_04, Draft, switches_draft
 
 Judge = Callable[[object], "bool | None"]
 

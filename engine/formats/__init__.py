@@ -22,8 +22,8 @@ from typing import Mapping
 from attrs import field, frozen
 
 from ..turn.calls import Call
+from ..values.shapes import FormatError, Place, as_object, member
 from . import anthropic_messages, mcp_calls, openai_chat, openai_responses
-from .shapes import FormatError, Place, as_object, member
 
 #: The formats by the name `--format` takes.
 FORMATS: dict[str, ModuleType] = {

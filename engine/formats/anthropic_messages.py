@@ -5,30 +5,23 @@ message."""
 from __future__ import annotations
 
 from ..turn.calls import Call, TurnVerdict
-from .shapes import (Place, as_list, assistant_message, member, objects, text_member,
-                     tool_schemas)
+from ..turn.gate import Toolset
+from ..turn.tools import anthropic_tools
+from ..values.shapes import Place, as_list, assistant_message, member, objects, plain_data, text_member
+from .gating import Gated, gated
 
 TITLE = "an Anthropic Messages turn"
 TURN_KEY = "message"
 
 
-def tools(data: object) -> dict[str, object]:
-    """Tool name -> schema, from a request's `tools`: `{"name", "input_schema"}`. A tool of
-    a built-in type (`bash_20250124`, `text_editor_...`) has its schema at Anthropic, so it
-    is offered judging nothing; one without a name (an MCP toolset) is not the host's to run."""
-    place = Place("tools")
-    named = []
-    for tool, at in objects(as_list(data, place), place):
-        if tool.get("type", "custom") in ("custom", None):
-            named.append((text_member(tool, "name", at), member(tool, "input_schema", at), at))
-        elif isinstance(tool.get("name"), str):
-            named.append((tool["name"], None, at))
-    return tool_schemas(named)
+#: Tool name -> schema, from the tools in this format's shape (see `turn.tools`).
+tools = anthropic_tools
 
 
 def calls(message: object) -> tuple[Call, ...]:
     """The calls of an assistant message: its `tool_use` content blocks, with `id`, `name`
     and `input`. Text content, thinking and server tool uses are not calls the host runs."""
+    message = plain_data(message)
     place = Place("message")
     message = assistant_message(message, place)
     content = member(message, "content", place)
@@ -53,3 +46,9 @@ def reply(verdict: TurnVerdict) -> dict:
     """The user message that answers a refused turn: every `tool_use` block of the
     assistant message is answered in the next user message, by its `tool_result` block."""
     return {"role": "user", "content": answers(verdict)}
+
+
+def gate(message: object, toolset: Toolset) -> Gated:
+    """The assistant message (as the SDK returns it, or plain data) gated as one turn:
+    `calls` to run, or `reply`, the user message of `tool_result` blocks to send next."""
+    return gated(calls(message), reply, toolset)

@@ -8,25 +8,18 @@ id; one given as bare params is known by its place in the turn: "call_1", "call_
 
 from __future__ import annotations
 
-from typing import Mapping
-
 from ..turn.calls import Call, TurnVerdict
-from .shapes import Place, as_list, as_object, member, object_member, objects, text_member, tool_schemas
+from ..turn.gate import Toolset
+from ..turn.tools import mcp_tools
+from ..values.shapes import Place, as_list, as_object, object_member, plain_data, text_member
+from .gating import Gated, gated
 
 TITLE = "an MCP turn"
 TURN_KEY = "calls"
 
 
-def tools(data: object) -> dict[str, object]:
-    """Tool name -> schema, from a `tools/list` result (`{"tools": [{"name", "inputSchema"}]}`)
-    or its list of tools. The result of an SDK is read as dumped with `by_alias=True`."""
-    place = Place("tools")
-    if isinstance(data, Mapping):
-        place = place.key("tools")
-        data = member(data, "tools", Place("tools"))
-    named = [(text_member(tool, "name", at), member(tool, "inputSchema", at), at)
-             for tool, at in objects(as_list(data, place), place)]
-    return tool_schemas(named)
+#: Tool name -> schema, from the tools in this format's shape (see `turn.tools`).
+tools = mcp_tools
 
 
 def position_id(number: int) -> str:
@@ -38,6 +31,7 @@ def calls(data: object) -> tuple[Call, ...]:
     """The calls of a turn: each the params of a `tools/call` (`{"name", "arguments"}`), the
     whole JSON-RPC request, or an `engine.Call` (taken as it is). Absent or null arguments
     are no arguments."""
+    data = plain_data(data)
     place = Place("calls")
     found = []
     for number, item in enumerate(as_list(data, place), 1):
@@ -66,3 +60,9 @@ def answers(verdict: TurnVerdict) -> list[dict]:
 
 #: What the host returns for the turn's `tools/call` requests, one result each.
 reply = answers
+
+
+def gate(calls: object, toolset: Toolset) -> Gated:
+    """A turn of `tools/call` params (or JSON-RPC requests, or `Call`s) gated as one: `calls`
+    to send to the server, or `reply`, a `CallToolResult` per call (nothing was sent)."""
+    return gated(calls(calls), reply, toolset)

@@ -4,30 +4,32 @@ message, and the answers of a refused turn as `tool` messages, one per call id."
 from __future__ import annotations
 
 from ..turn.calls import Call, TurnVerdict
-from .shapes import (Place, as_list, assistant_message, list_member, member, object_member,
-                     objects, text_member, tool_schemas)
+from ..turn.gate import Toolset
+from ..turn.tools import openai_chat_tools
+from ..values.shapes import (
+    Place,
+    assistant_message,
+    list_member,
+    member,
+    object_member,
+    objects,
+    plain_data,
+    text_member,
+)
+from .gating import Gated, gated
 
 TITLE = "an OpenAI Chat Completions turn"
 TURN_KEY = "message"
 
 
-def tools(data: object) -> dict[str, object]:
-    """Tool name -> schema, from a request's `tools`: `{"type": "function", "function":
-    {"name", "parameters"}}`. Custom tools take free text, not JSON arguments, so the gate
-    is not offered them; a function without `parameters` judges nothing."""
-    place = Place("tools")
-    named = []
-    for tool, at in objects(as_list(data, place), place):
-        if tool.get("type", "function") != "function":
-            continue
-        function = object_member(tool, "function", at)
-        named.append((text_member(function, "name", at.key("function")), function.get("parameters"), at))
-    return tool_schemas(named)
+#: Tool name -> schema, from the tools in this format's shape (see `turn.tools`).
+tools = openai_chat_tools
 
 
 def calls(message: object) -> tuple[Call, ...]:
     """The calls of an assistant message: `tool_calls[]` with `id`, `function.name` and
     `function.arguments` (the raw JSON text the model wrote). No `tool_calls` is no call."""
+    message = plain_data(message)
     place = Place("message")
     message = assistant_message(message, place)
     found = []
@@ -52,3 +54,9 @@ def answers(verdict: TurnVerdict) -> list[dict]:
 #: What the host appends after the assistant message: Chat Completions answers each call
 #: with a message of its own.
 reply = answers
+
+
+def gate(message: object, toolset: Toolset) -> Gated:
+    """The assistant message (as the SDK returns it, or plain data) gated as one turn:
+    `calls` to run, or `reply` to append after it (a `tool` message per call id)."""
+    return gated(calls(message), reply, toolset)

@@ -6,20 +6,17 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..turn.calls import Call, TurnVerdict
-from .shapes import Place, as_list, member, objects, text_member, tool_schemas
+from ..turn.gate import Toolset
+from ..turn.tools import openai_responses_tools
+from ..values.shapes import Place, as_list, member, objects, plain_data, text_member
+from .gating import Gated, gated
 
 TITLE = "an OpenAI Responses turn"
 TURN_KEY = "output"
 
 
-def tools(data: object) -> dict[str, object]:
-    """Tool name -> schema, from a request's `tools`: `{"type": "function", "name",
-    "parameters"}`. Built-in tools (web search, file search, ...) run at OpenAI and custom
-    tools take free text, so the gate is not offered them."""
-    place = Place("tools")
-    named = [(text_member(tool, "name", at), tool.get("parameters"), at)
-             for tool, at in objects(as_list(data, place), place) if tool.get("type") == "function"]
-    return tool_schemas(named)
+#: Tool name -> schema, from the tools in this format's shape (see `turn.tools`).
+tools = openai_responses_tools
 
 
 def calls(output: object) -> tuple[Call, ...]:
@@ -27,6 +24,7 @@ def calls(output: object) -> tuple[Call, ...]:
     `arguments` (the raw JSON text the model wrote). `output` is the list of output items,
     or the whole response holding it. Other items (messages, reasoning, built-in tool
     calls) are not calls the host runs."""
+    output = plain_data(output)
     place = Place("output")
     if isinstance(output, Mapping) and "output" in output:
         output = output["output"]
@@ -51,3 +49,10 @@ def answers(verdict: TurnVerdict) -> list[dict]:
 
 #: What the host sends as the next input: every call is answered by an item of its own.
 reply = answers
+
+
+def gate(output: object, toolset: Toolset) -> Gated:
+    """A response's output (the SDK's `Response`, its `output`, or plain data) gated as one
+    turn: `calls` to run, or `reply` to send as the next input (a `function_call_output` per
+    call)."""
+    return gated(calls(output), reply, toolset)

@@ -9,8 +9,8 @@ from typing import Callable, ClassVar
 from attrs import field, frozen
 
 from ..values.suggest import suggester
-from .finding import Collect
 from .contracts import CompiledNode, SchemaContext
+from .finding import Collect
 
 _NONE_WORDED: dict = {}
 _UNDECLARED: object = object()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable, ClassVar
 
 from attrs import field, frozen
+
 from .contracts import CompiledNode, SchemaContext
 
 

@@ -6,8 +6,8 @@ from typing import Callable, ClassVar
 
 from attrs import field, frozen
 
-from .finding import NO_MEMBER, Collect
 from .contracts import SchemaContext
+from .finding import NO_MEMBER, Collect
 
 _NONE_WORDED: dict = {}
 

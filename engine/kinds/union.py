@@ -7,8 +7,8 @@ from typing import ClassVar
 from attrs import frozen
 
 from ..values.kinds import kind_of
-from .kind import KindRule
 from .contracts import CompiledNode, SchemaContext
+from .kind import KindRule
 
 
 @frozen

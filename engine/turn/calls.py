@@ -40,25 +40,31 @@ class CallAnswer:
 
 class TurnVerdict(NamedTuple):
     """`ok`: the turn may run, and `calls` are its calls with their arguments decoded (and
-    cast, when casts were asked for: `casts` then says, per call, what changed). Else
-    nothing runs, and `answers` holds one answer per call id, in the order of the turn.
-    `given` holds the calls as they were given where they needed no change; `calls` makes
-    `Call`s of them when asked (a turn that may run is decided without them).
+    cast, when the tools were compiled with casts: `casts` then says, per call, what
+    changed). Else nothing runs, and `answers` holds one answer per call id, in the order of
+    the turn.
 
-    A named tuple, as `Verdict` is: one is made per turn, and made in a third of the time
-    of a frozen attrs instance."""
+    `given` holds the calls as they were given, and `arguments`, where some were given as
+    JSON text, each call's arguments decoded; `calls` makes `Call`s of them when asked (a
+    turn that may run is decided without them). A named tuple, as `Verdict` is: one is
+    made per turn, in a third of the time of a frozen attrs instance."""
 
     ok: bool
     given: tuple[Call | Mapping, ...]
     answers: tuple[CallAnswer, ...] = ()
     casts: tuple[Cast, ...] = ()
+    arguments: tuple = ()
 
     @property
     def calls(self) -> tuple[Call, ...]:
-        given = self.given
-        if all(type(item) is Call for item in given):
-            return given  # type: ignore[return-value]
-        return tuple(as_call(item) for item in given)
+        given, arguments = self.given, self.arguments
+        if not arguments:
+            if all(type(item) is Call for item in given):
+                return given  # type: ignore[return-value]
+            return tuple(as_call(item) for item in given)
+        calls = (as_call(item) for item in given)
+        return tuple(call if sent is call.arguments else Call(call.id, call.tool, sent)
+                     for call, sent in zip(calls, arguments))
 
 
 def tool_name(item: Mapping) -> object:
@@ -73,6 +79,9 @@ def as_call(item: Call | Mapping) -> Call:
     names no tool as text is kept as it is, and refused when the turn is checked."""
     if isinstance(item, Call):
         return item
+    if not isinstance(item, Mapping):
+        raise TypeError('a call of a turn is a Call, or a mapping with "id", "tool" and "arguments"; '
+                        f"this is a {type(item).__name__}")
     return Call(item.get("id"), tool_name(item), item.get("arguments", {}))  # type: ignore[arg-type]
 
 

@@ -17,21 +17,27 @@ from ..kinds.verdict import Verdict, new_tuple
 from ..table.entries import Table
 from ..table.wording import TableWords
 from ..values.decoding import decode_json
+from ..values.shapes import described
 from ..values.suggest import closest_name
 from .calls import Call, CallAnswer, TurnVerdict, as_call, id_key, tool_name
+from .tools import offered_tools
 
 
 class Toolset:
-    """The tools offered for a run, by name, each schema compiled once. A tool offered with
-    no schema, or a schema that is not an object, judges nothing."""
+    """The tools offered for a run, by name, each schema compiled once: from a mapping of
+    name to schema, or the tools as an SDK gives them (see `turn.tools`). A tool offered with
+    no schema, or a schema that is not an object, judges nothing.
 
-    def __init__(self, tools: Mapping[str, object], table: Table | str | None = None,
+    With `casts`, a turn that may run hands its calls on with the exact casts applied (see
+    `compile.casting`); off by default, since ADR 246 rejected changing what tools receive."""
+
+    def __init__(self, tools: object, table: Table | str | None = None,
                  cache: SchemaCache | None = None, casts: bool = False):
         self.table, self.casts = resolve_table(table), casts
         self.words = compiled_table(self.table).words
         cache = cache or SHARED_CACHE
         self.compiled: dict[str, CompiledSchema] = {
-            name: cache.compile(schema, self.table, casts) for name, schema in tools.items()}
+            name: cache.compile(schema, self.table, casts) for name, schema in offered_tools(tools).items()}
         self.names = tuple(self.compiled)
         self.fits = {name: compiled.root.fits for name, compiled in self.compiled.items()}
 
@@ -39,21 +45,24 @@ class Toolset:
 SHARED_CACHE = SchemaCache()
 
 
-SHARED_CACHE = SchemaCache()
-
-
-def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, object],
-               table: Table | str | None = None, casts: bool = False) -> TurnVerdict:
-    """The decision on a whole turn. `tools` maps a tool name to its schema (compiled
-    schemas are cached by content), or is a `Toolset` compiled once for many turns. With
-    `casts`, an accepted turn's calls carry their arguments with the exact casts applied
-    (off by default: ADR 246 rejected changing what tools receive)."""
-    toolset = tools if isinstance(tools, Toolset) else Toolset(tools, table, casts=casts)
-    if casts and not toolset.casts:
-        raise ValueError("casts were asked for, but the Toolset was built without them (casts=True)")
-    given = calls if type(calls) is tuple else tuple(calls)
-    if not casts and _fits_as_given(given, toolset):
-        return new_tuple(TurnVerdict, (True, given, (), ()))
+def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | object,
+               table: Table | str | None = None, casts: bool | None = None) -> TurnVerdict:
+    """The decision on a whole turn. `tools` is a `Toolset` compiled once for many turns, or
+    anything a `Toolset` is made from (compiled schemas are then cached by content); `table`
+    and `casts` say how to make it. A turn that may run carries its calls with arguments
+    decoded (and cast where the toolset casts)."""
+    if type(tools) is Toolset or isinstance(tools, Toolset):
+        toolset = tools
+        if casts is not None and casts != toolset.casts:
+            raise ValueError("casts are asked for where the Toolset is made: Toolset(tools, casts=True)")
+    else:
+        toolset = Toolset(tools, table, casts=bool(casts))
+    casts = toolset.casts
+    given = calls if type(calls) is tuple else _as_turn(calls)
+    if not casts:
+        received = _fits_as_given(given, toolset)
+        if received is not None:
+            return new_tuple(TurnVerdict, (True, given, (), (), received))
     turn = tuple(as_call(item) for item in given)
     outcomes = [_check_call(call, toolset) for call in turn]
     repeated = _repeated_ids(turn)
@@ -63,29 +72,89 @@ def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | Mapping[str, ob
     return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset))
 
 
-def _fits_as_given(turn: tuple, toolset: Toolset) -> bool:
-    """Whether every call names an offered tool, sends decoded arguments that fit, and has
-    an id of its own: the common turn, decided without building anything."""
+def _as_turn(calls: object) -> tuple:
+    if isinstance(calls, (Mapping, str, bytes)) or not isinstance(calls, Iterable):
+        raise TypeError("check_turn takes the turn's calls (each a Call, or a mapping with \"id\", \"tool\" and "
+                        f"\"arguments\"); this is {_described(calls)}: read a model's message with its format's "
+                        "calls() or gate() (turngate.formats)")
+    return tuple(calls)
+
+
+def _described(value: object) -> str:
+    if isinstance(value, Mapping):
+        return f"an object with {', '.join(map(repr, list(value)[:4]))}" if value else "an empty object"
+    return described(value)
+
+
+def _fits_as_given(turn: tuple, toolset: Toolset) -> tuple | None:
+    """The common turn, decided without building anything: when every call names an offered
+    tool, sends decoded arguments that fit, and has an id of its own, () (the turn is taken
+    as given); else None, and the turn is looked at call by call. A turn that sends some
+    arguments as JSON text is decided by `_fits_once_decoded`."""
     fits_for = toolset.fits
     ids = set()
     for item in turn:
-        if type(item) is dict:
-            tool, arguments, call_id = tool_name(item), item.get("arguments", _NONE), item.get("id")
-        elif type(item) is Call:
+        if type(item) is Call:
             tool, arguments, call_id = item.tool, item.arguments, item.id
+        elif type(item) is dict:
+            tool, arguments, call_id = tool_name(item), item.get("arguments", _NONE), item.get("id")
         else:
-            return False
-        if type(tool) is not str or tool not in fits_for or type(arguments) is str \
-                or not fits_for[tool](arguments):
-            return False
+            return None
+        if type(arguments) is str:
+            return _fits_once_decoded(turn, toolset)
+        fits = fits_for.get(tool) if type(tool) is str else None
+        if fits is None or not fits(arguments):
+            return None
         try:
             ids.add(call_id)
         except TypeError:  # an id that cannot be hashed is compared one by one, elsewhere
-            return False
-    return len(ids) == len(turn)
+            return None
+    return () if len(ids) == len(turn) else None
+
+
+def _fits_once_decoded(turn: tuple, toolset: Toolset) -> tuple | None:
+    """As `_fits_as_given`, each text decoded once: each call's arguments as the tools
+    receive them, or None."""
+    fits_for = toolset.fits
+    ids = set()
+    received = []
+    for item in turn:
+        if type(item) is Call:
+            tool, arguments, call_id = item.tool, item.arguments, item.id
+        elif type(item) is dict:
+            tool, arguments, call_id = tool_name(item), item.get("arguments", _NONE), item.get("id")
+        else:
+            return None
+        if type(arguments) is str:
+            try:
+                arguments = _decode(arguments)
+            except (ValueError, RecursionError):
+                arguments = _decoded_slowly(arguments)
+        fits = fits_for.get(tool) if type(tool) is str else None
+        if fits is None or arguments is _UNDECODED or not fits(arguments):
+            return None
+        received.append(arguments)
+        try:
+            ids.add(call_id)
+        except TypeError:
+            return None
+    return tuple(received) if len(ids) == len(turn) else None
 
 
 _NONE: dict = {}  # no arguments sent; checked, never changed
+_UNDECODED: object = object()
+_decode = json.JSONDecoder().decode  # what json.loads calls, without its checks of the type
+
+
+def _decoded_slowly(text: str) -> object:
+    """Text the plain decoder refused: blank (no arguments), an integer of more digits than
+    Python reads at once, or `_UNDECODED` where the call is refused (the slow path words why)."""
+    if not text.strip():
+        return {}
+    try:
+        return decode_json(text)
+    except (ValueError, RecursionError):
+        return _UNDECODED
 
 
 def _cast_turn(calls: tuple[Call, ...], toolset: Toolset) -> TurnVerdict:

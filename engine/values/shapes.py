@@ -1,5 +1,6 @@
 """Reading plain JSON data in a format's shape: each value taken is known by where it sits,
 so a shape that is not the format's is told in one sentence naming what is missing and where.
+An SDK's objects are read as the plain data they dump to.
 """
 
 from __future__ import annotations
@@ -18,6 +19,18 @@ class FormatError(ValueError):
 
 _DESCRIBED = ((bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "text"),
               (list, "a list"), (tuple, "a list"), (dict, "an object"))
+
+
+def plain_data(value: object) -> object:
+    """An SDK's object (a pydantic model, as the OpenAI, Anthropic and MCP SDKs return) as
+    the plain data it dumps to, by its fields' names on the wire; a list of them likewise;
+    anything else as it is."""
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, type):
+        return dump(by_alias=True, exclude_none=True)
+    if isinstance(value, (list, tuple)) and any(hasattr(item, "model_dump") for item in value):
+        return [plain_data(item) for item in value]
+    return value
 
 
 def described(value: object) -> str:
