@@ -15,8 +15,16 @@ from .table.errors import TableError
 from .table.loading import load_table, shipped_tables
 from .turn.calls import Call, CallAnswer, TurnVerdict
 from .turn.gate import Toolset, check_turn
+from .turn.loop import Loop, Tool
+from .turn.steps import RunStep, dump_steps, load_steps, refused_steps
 
 __all__ = [
+    "Loop",
+    "RunStep",
+    "Tool",
+    "dump_steps",
+    "load_steps",
+    "refused_steps",
     "Cast",
     "Gated",
     "convert",
