@@ -37,7 +37,10 @@ def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_p
     names = zipfile.ZipFile(wheel).namelist()
     assert "turngate/rules/adr246.rules" in names and "turngate/table/grammar.lark" in names
     assert "turngate/mcp/demo_turn.json" in names and "turngate/mcp/demo_server.py" in names
-    assert "turngate/py.typed" in names
+    assert "turngate/py.typed" in names and "turngate-0.1.0.dist-info/licenses/LICENSE" in names
+    metadata = zipfile.ZipFile(wheel).read("turngate-0.1.0.dist-info/METADATA").decode()
+    assert "License-Expression: MIT" in metadata and "Classifier: Typing :: Typed" in metadata
+    assert "Project-URL: Source, " in metadata and "Project-URL: Documentation, " in metadata
     packaged = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert packaged == {"turngate"}, packaged
     # Every module of the source is in the wheel, under its installed name.
