@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -124,3 +125,84 @@ def test_the_installed_command_runs_as_a_program():
     done = subprocess.run([sys.executable, "-m", "turngate.cli", "check", SCHEMA, BAD],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 1 and done.stdout.startswith("Refused:") and done.stderr == ""
+
+
+# ── ADR 246's list at the root, said where it passes ──────────────────────────────────────
+
+LIST_NOTE = ("the arguments are a list where an object is declared; ADR 246 lets a list pass there "
+             "(a JSON object keyed 0, 1, 2 decodes to a PHP list), so nothing in it was checked.")
+
+
+def test_a_list_passing_an_object_schema_gets_a_note(capfd, tmp_path):
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2, 3]")
+    assert run(capfd, "check", SCHEMA, str(listed)) == (0, f"OK\nNote: {LIST_NOTE}\n", "")
+    status, out, _ = run(capfd, "check", SCHEMA, str(listed), "--json")
+    assert (status, json.loads(out)) == (0, {"ok": True, "mismatches": [], "truncated": False, "note": LIST_NOTE})
+
+
+@pytest.mark.parametrize("schema, arguments, table", [
+    ({"type": "object", "required": ["a"]}, {"a": 1}, "adr246"),  # an object: nothing to note
+    ({"type": ["object", "array"]}, [1], "adr246"),  # a list is declared too
+    ({"required": ["a"]}, [1], "adr246"),  # no object declared: JSON Schema's own reading
+    ({"type": "object", "required": ["a"]}, [1], "strict"),  # refused: strict admits no list
+])
+def test_no_note_where_the_list_leniency_did_not_decide(capfd, tmp_path, schema, arguments, table):
+    (tmp_path / "s.json").write_text(json.dumps(schema))
+    (tmp_path / "a.json").write_text(json.dumps(arguments))
+    status, out, _ = run(capfd, "check", str(tmp_path / "s.json"), str(tmp_path / "a.json"), "--table", table)
+    assert "Note" not in out and status == (1 if table == "strict" else 0)
+    status, out, _ = run(capfd, "check", str(tmp_path / "s.json"), str(tmp_path / "a.json"), "--table", table, "--json")
+    assert "note" not in json.loads(out)
+
+
+# ── Standard input, named "-" ──────────────────────────────────────────────────────────
+
+def stdin(monkeypatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+def test_check_reads_the_arguments_or_the_schema_from_standard_input(capfd, monkeypatch):
+    stdin(monkeypatch, open(BAD, "rb").read())
+    status, out, _ = run(capfd, "check", SCHEMA, "-")
+    assert status == 1 and out.startswith('Refused: the arguments do not match the schema of tool '
+                                          '"update_page_metadata"')
+    stdin(monkeypatch, open(SCHEMA, "rb").read())
+    status, out, _ = run(capfd, "check", "-", BAD)
+    assert status == 1 and out.startswith('Refused: the arguments do not match the schema of tool "tool"')
+    stdin(monkeypatch, b"[1, 2, 3]")
+    assert run(capfd, "check", SCHEMA, "-")[1] == f"OK\nNote: {LIST_NOTE}\n"
+
+
+def test_check_reads_at_most_one_of_its_files_from_standard_input(capfd, monkeypatch):
+    stdin(monkeypatch, b"{}")
+    assert run(capfd, "check", "-", "-") == (2, "", "turngate: the schema and the arguments cannot both be read "
+                                                   "from standard input (-); give a file for one of them.\n")
+
+
+def test_unusable_standard_input_is_named_as_such(capfd, monkeypatch):
+    stdin(monkeypatch, b'{"uid": ')
+    assert run(capfd, "check", SCHEMA, "-") == (
+        2, "", 'turngate: the arguments file "-" (standard input) is not valid JSON: expecting value at column 9.\n')
+
+
+def test_batch_reads_its_corpus_from_standard_input(capfd, monkeypatch):
+    corpus = (EXAMPLES / "corpus.jsonl").read_bytes()
+    stdin(monkeypatch, corpus)
+    status, out, _ = run(capfd, "batch", "-")
+    assert status == 2 and out == run(capfd, "batch", str(EXAMPLES / "corpus.jsonl"))[1]
+
+
+def test_batch_keeps_the_line_numbers_of_a_corpus_with_blank_lines_and_crlf(capfd, tmp_path):
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_bytes(b'\r\n{"id": 1, "schema": {}, "arguments": {}}\r\n\r\n{"id": 2, "schema": {},\r\n')
+    status, out, _ = run(capfd, "batch", str(corpus))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 2 and lines[0]["id"] == 1 and lines[1]["line"] == 4
+
+
+def test_a_text_line_separator_inside_a_corpus_string_does_not_split_the_line(capfd, tmp_path):
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"id": "a\u2028b", "schema": {}, "arguments": {"t": "x\u0085y"}}\n', encoding="utf-8")
+    status, out, _ = run(capfd, "batch", str(corpus))
+    assert status == 0 and out.count("\n") == 1 and json.loads(out)["id"] == "a\u2028b"

@@ -51,3 +51,15 @@ def test_the_core_package_and_check_turn_work_without_mcp():
     done = python(["-c", code])
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith("Refused: nothing of the turn runs (anthropic, 2 calls)")
+
+
+def test_the_demo_piped_into_a_reader_that_closes_early_ends_quietly_with_141():
+    import os
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "turngate.cli", "demo"], stdout=write, stderr=subprocess.PIPE,
+                              cwd=ROOT, timeout=120)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, b"")

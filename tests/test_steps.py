@@ -6,6 +6,7 @@ import io
 import json
 import string
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -114,7 +115,7 @@ def test_stats_report_a_broken_line_and_count_the_rest(capfd, tmp_path):
     records.write_text("\n".join([lines[0], "not json", *lines[1:]]) + "\n")
     status, out, err = run(capfd, "stats", str(records), "--json")
     assert status == 1
-    assert err == f"turngate: {records}: line 2 is not valid JSON (expecting value at column 1).\n"
+    assert err == f'turngate: line 2 of the steps file "{records}" is not valid JSON: expecting value at column 1.\n'
     assert json.loads(out)["total"]["calls"] == 8 and json.loads(out)["unreadable_lines"] == [2]
 
 
@@ -127,3 +128,87 @@ def test_a_step_with_an_unknown_privacy_level_is_refused():
     import pytest
     with pytest.raises(ValueError, match="privacy is one of"):
         RunStep(1, 1, "x", "ok", privacy="secret")
+
+
+# ── Wrong record files: plain sentences, the first few told and the rest counted ─────────
+
+GOOD_STEP = {"turn": 1, "index": 1, "tool": "get_page", "status": "ok"}
+
+
+@pytest.mark.parametrize("record, reason", [
+    ({"index": 1, "tool": "x", "status": "ok"}, '"turn" is missing.'),
+    ({"tool": "x"}, '"turn", "index" and "status" are missing.'),
+    ({**GOOD_STEP, "turn": "1"}, '"turn" must be an integer, not "1".'),
+    ({**GOOD_STEP, "index": 1.5}, '"index" must be an integer, not 1.5.'),
+    ({**GOOD_STEP, "turn": True}, '"turn" must be an integer, not true.'),
+    ({**GOOD_STEP, "tool": 5}, '"tool" must be text or null, not 5.'),
+    ({**GOOD_STEP, "status": "exploded"},
+     '"status" must be one of "ok", "failed", "refused", "not-run", "declined", not "exploded".'),
+    ({**GOOD_STEP, "tool_refusal": "later"}, '"tool_refusal" must be one of null, "arguments", "turn", not "later".'),
+    ({**GOOD_STEP, "codes": "enum"}, '"codes" must be a list of text, not "enum".'),
+    ({**GOOD_STEP, "codes": ["enum", 2]}, '"codes" must be a list of text, but item 2 is 2.'),
+    ({**GOOD_STEP, "call_id": [1]}, '"call_id" must be text, an integer or null, not a list.'),
+    ({**GOOD_STEP, "privacy": "secret"}, '"privacy" must be one of "full", "metadata-only", not "secret".'),
+    ([1, 2], "it is a list, not a JSON object."),
+])
+def test_a_line_that_is_not_a_step_is_told_in_a_plain_sentence(capfd, tmp_path, record, reason):
+    records = tmp_path / "steps.jsonl"
+    records.write_text(json.dumps(GOOD_STEP) + "\n" + json.dumps(record) + "\n")
+    for command in ("timeline", "stats"):
+        status, _, err = run(capfd, command, str(records))
+        assert status == 1
+        assert err == f'turngate: line 2 of the steps file "{records}" is not a run step: {reason}\n'
+        assert "@" not in err and "step." not in err  # none of cattrs' own wording
+
+
+def test_a_hostile_value_in_a_record_is_quoted_and_escaped(capfd, tmp_path):
+    records = tmp_path / "steps.jsonl"
+    records.write_text(json.dumps(GOOD_STEP) + "\n" + json.dumps({**GOOD_STEP, "status": "ok\n\x1b[31mred" + "x" * 80}))
+    _, _, err = run(capfd, "stats", str(records))
+    assert err.count("\n") == 1 and "\x1b" not in err and '"ok\\n\\u001b[31mred' in err and "…" in err
+
+
+def test_only_the_first_three_bad_lines_are_told_then_the_rest_is_counted(capfd, tmp_path):
+    records = tmp_path / "steps.jsonl"
+    records.write_text(STEPS.read_text() + '{"turn": 9}\n' * 20)
+    for command in ("timeline", "stats"):
+        status, out, err = run(capfd, command, str(records))
+        assert (status, len(err.splitlines())) == (1, 4)
+        assert err.splitlines()[0] == (f'turngate: line 9 of the steps file "{records}" is not a run step: '
+                                       '"index", "tool" and "status" are missing.')
+        assert err.splitlines()[3] == f'turngate: … and 17 more lines of the steps file "{records}" are not run steps.'
+        assert out  # the steps that are there are still shown
+    records.write_text(STEPS.read_text() + "[]\n" * 4)
+    assert run(capfd, "stats", str(records))[2].splitlines()[-1] == (
+        f'turngate: … and 1 more line of the steps file "{records}" is not a run step.')
+
+
+def test_a_file_with_no_step_at_all_is_unusable_and_prints_nothing(capfd):
+    corpus = EXAMPLES / "corpus.jsonl"  # the wrong file: a batch corpus, not steps
+    for command in ("timeline", "stats"):
+        status, out, err = run(capfd, command, str(corpus))
+        assert (status, out) == (2, "")
+        assert err.splitlines()[0].startswith(f'turngate: line 1 of the steps file "{corpus}" is not a run step: ')
+        assert err.splitlines()[-2:] == [
+            f'turngate: … and 2 more lines of the steps file "{corpus}" are not run steps.',
+            f'turngate: the steps file "{corpus}" holds no run step.']
+
+
+def test_the_timeline_as_json_lines_in_the_order_of_the_run(capfd):
+    status, out, err = run(capfd, "timeline", str(METADATA), "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert (status, err, len(rows)) == (0, "", 8)
+    assert rows[1] == {"turn": 1, "index": 2, "tool": "update_page_metadata", "status": "refused",
+                       "tool_refusal": "arguments", "codes": ["enum", "missing", "additional"]}
+    assert [(row["turn"], row["index"]) for row in rows] == sorted((row["turn"], row["index"]) for row in rows)
+    text = run(capfd, "timeline", str(METADATA))[1].splitlines()[1:]
+    assert [line.split()[3] for line in text] == [row["status"] for row in rows]
+
+
+def test_a_hostile_tool_name_cannot_forge_a_timeline_line(capfd, tmp_path):
+    records = tmp_path / "steps.jsonl"
+    records.write_text(json.dumps({**GOOD_STEP, "tool": "x\n1     2     forged  ok\x1b[2J"}) + "\n")
+    out = run(capfd, "timeline", str(records))[1]
+    assert len(out.splitlines()) == 2 and "\x1b" not in out and "x\\n1     2     forged  ok\\u001b[2J" in out
+    out = run(capfd, "stats", str(records))[1]
+    assert len(out.splitlines()) == 3 and "\x1b" not in out

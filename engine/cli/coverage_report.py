@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from ..check.schema import resolve_table
 from ..compile.coverage import Coverage, combined, coverage, tool_schemas
+from .io import FITS, STDIN, InputError, dump, read_json_file, write_line
+from .plugins import add_table_options, check_table_file, import_plugins
 from .reports import aligned_rows
 
 DEFAULT_TABLES = ("adr246", "extended")
@@ -49,3 +52,32 @@ def coverage_lines(result: dict) -> list[str]:
 
 def _judged(figures: dict) -> str:
     return f"{figures['judged']} ({figures['share'] * 100:.1f} %)"
+
+
+def run_coverage(args: argparse.Namespace) -> int:
+    if args.schemas.count(STDIN) > 1:
+        raise InputError("standard input (-) can be read only once; name it once among the schema files.")
+    documents = {path: read_json_file(path, "schema") for path in args.schemas}
+    import_plugins(args.plugin)
+    for table in args.table or ():
+        check_table_file(table)
+    result = measure(documents, args.table or list(DEFAULT_TABLES))
+    for line in [dump(result)] if args.json else coverage_lines(result):
+        write_line(line)
+    return FITS
+
+
+def add_coverage_command(commands) -> None:
+    """`coverage`, added to the command line's subcommands."""
+    cover = commands.add_parser(
+        "coverage", help="the share of schema nodes each table judges, and why the rest not",
+        description="Measure, per schema file and in all, the share of schema nodes each table judges, "
+                    "and count the skipped nodes by the trigger that skipped them.")
+    cover.add_argument("schemas", nargs="+", metavar="schema",
+                       help="schema files: a schema, or tools as MCP, OpenAI or Anthropic list them "
+                            "(- for standard input, once)")
+    add_table_options(cover, "a table to measure: a shipped table's name or a .rules file (repeatable; "
+                             "default: adr246 and extended)", action="append")
+    cover.add_argument("--json", action="store_true",
+                       help='print the figures as one JSON object: {"files", "total"}')
+    cover.set_defaults(run=run_coverage)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..mcp.gate import GatedSession, GatedTurn
 from .io import FITS, InputError, read_json_file, write_line
-from .turn_file import answer_lines, call_line
+from .turn_file import answer_lines, call_line, shown
 
 DEMO_TURN_FILE = Path(__file__).resolve().parent.parent / "mcp" / "demo_turn.json"
 INSTALL_MCP = "the demo needs the MCP SDK; install it with: python3 -m pip install 'turngate[mcp]'."
@@ -28,11 +28,32 @@ def run_demo(args: argparse.Namespace) -> int:
     except ImportError:
         raise InputError(INSTALL_MCP) from None
     turns = recorded_turns()
+    closed: list[BrokenPipeError] = []
+
+    def say(line: str) -> None:
+        try:
+            write_line(line, flush=True)
+        except BrokenPipeError as error:  # the reader of standard output went away
+            closed.append(error)
+            raise
+
     try:
-        anyio.run(replay, turns, write_line)
+        anyio.run(replay, turns, say)
     except Exception as error:  # anyio gathers what went wrong into exception groups
+        if closed:
+            raise closed[0] from None
         raise InputError(f"the example MCP server could not be run ({_innermost(error)}).") from None
     return FITS
+
+
+def add_demo_command(commands) -> None:
+    """`demo`, added to the command line's subcommands."""
+    demo = commands.add_parser(
+        "demo", help="replay a recorded model turn against the example MCP server",
+        description="Replay a recorded model turn against the example MCP server, with no API key and no "
+                    "network: the first turn is refused before it reaches the server, the corrected one "
+                    "runs (needs the extra turngate[mcp]).")
+    demo.set_defaults(run=run_demo)
 
 
 def recorded_turns() -> list[dict]:
@@ -80,7 +101,7 @@ def turn_lines(number: int, note: object, outcome: GatedTurn) -> list[str]:
     for call, result in zip(outcome.calls, outcome.results):
         text = "\n".join(item.text for item in result.content if getattr(item, "type", None) == "text")
         marker = " (error)" if result.is_error else ""
-        lines.extend(f"  {line}" for line in f"[{call.id}] {call.tool}{marker}: {text}".split("\n"))
+        lines.extend(f"  {line}" for line in f"[{shown(call.id)}] {shown(call.tool)}{marker}: {text}".split("\n"))
     return lines
 
 

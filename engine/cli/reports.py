@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..turn.steps import RunStep
+from ..values.quoting import escaped
 
 HEADINGS = {"calls": "calls", "ran": "ran", "failed": "failed", "failure_rate": "failure rate",
             "refused_arguments": "refused (arguments)", "not_run_turn": "not run (turn)",
@@ -17,7 +18,9 @@ NOT_OFFERED = "(not offered)"
 
 
 def tool_shown(tool: str | None) -> str:
-    return NOT_OFFERED if tool is None else tool
+    """A tool's name for a table cell: the model's text, so with anything that would break or
+    colour a terminal line escaped."""
+    return NOT_OFFERED if tool is None else escaped(tool)
 
 
 def aligned_rows(rows: list[list[str]]) -> list[str]:
@@ -25,13 +28,24 @@ def aligned_rows(rows: list[list[str]]) -> list[str]:
     return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
 
 
+def in_order(steps: Iterable[RunStep]) -> list[RunStep]:
+    """Steps in the order of the run: by turn, then by place in the turn."""
+    return sorted(steps, key=lambda s: (s.turn, s.index))
+
+
 def timeline(steps: Iterable[RunStep]) -> list[str]:
     """One line per step, in the order of the run: turn, call, tool, status, refusal, codes."""
     rows = [["turn", "call", "tool", "status", "refusal", "codes"]]
-    for step in sorted(steps, key=lambda s: (s.turn, s.index)):
+    for step in in_order(steps):
         rows.append([str(step.turn), str(step.index), tool_shown(step.tool), step.status,
-                     step.tool_refusal or "-", ", ".join(step.codes) or "-"])
+                     step.tool_refusal or "-", escaped(", ".join(step.codes)) or "-"])
     return aligned_rows(rows)
+
+
+def timeline_data(steps: Iterable[RunStep]) -> list[dict]:
+    """The timeline as data (for --json): one object per step, in the order of the run."""
+    return [{"turn": s.turn, "index": s.index, "tool": s.tool, "status": s.status,
+             "tool_refusal": s.tool_refusal, "codes": list(s.codes)} for s in in_order(steps)]
 
 
 def _counts(steps: list[RunStep]) -> dict[str, object]:
@@ -73,7 +87,8 @@ def stats_table(stats: dict) -> list[str]:
     columns = list(stats["total"])
     rows = [[key, *(HEADINGS.get(c, c) for c in columns)]]
     for row in [*stats["rows"], {key: "all", **stats["total"]}]:
-        rows.append([tool_shown(row[key]) if key == "tool" else str(row[key]), *(_cell(c, row[c]) for c in columns)])
+        name = tool_shown(row[key]) if key == "tool" else escaped(str(row[key]))
+        rows.append([name, *(_cell(c, row[c]) for c in columns)])
     return aligned_rows(rows)
 
 

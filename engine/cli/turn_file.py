@@ -10,18 +10,27 @@ import argparse
 from ..formats import FORMATS, FormatError, read_turn
 from ..turn.calls import Call, CallAnswer, TurnVerdict
 from ..turn.gate import check_turn
-from .io import FITS, REFUSED, InputError, dump, read_json_file, write_line
+from ..values.quoting import escaped
+from .io import FITS, REFUSED, InputError, dump, read_json_file, source_name, write_line
+from .plugins import add_table_options, table_of
+
+
+def shown(text: object) -> str:
+    """A call id or tool name from the model's turn, for a line of text: anything that would
+    break or colour a terminal line escaped, so that a hostile name cannot forge a line."""
+    return escaped(str(text))
 
 
 def call_line(call: Call) -> str:
     """A call as one line: its id, its tool and its arguments as JSON."""
-    return f"[{call.id}] {call.tool} {dump(call.arguments)}"
+    return escaped(f"[{call.id}] {call.tool} {dump(call.arguments)}")
 
 
 def answer_lines(answer: CallAnswer) -> list[str]:
     """A call's answer: which call and what became of it, then the text the model gets."""
     status = "refused" if answer.status == "refused" else "not run"
-    return [f"[{answer.call_id}] {answer.tool}: {status}", *("  " + line for line in answer.text.split("\n"))]
+    return [f"[{shown(answer.call_id)}] {shown(answer.tool)}: {status}",
+            *("  " + line for line in answer.text.split("\n"))]
 
 
 def verdict_lines(verdict: TurnVerdict, format_name: str) -> list[str]:
@@ -44,13 +53,14 @@ def verdict_data(verdict: TurnVerdict, format_name: str) -> dict:
 
 
 def run_check_turn(args: argparse.Namespace) -> int:
+    table = table_of(args)
     data = read_json_file(args.turn, "turn")
     try:
         turn = read_turn(data, args.format)
     except FormatError as error:
         what = "a turn of a known format" if args.format == "auto" else FORMATS[args.format].TITLE
-        raise InputError(f'the turn file "{args.turn}" is not {what}: {error}') from None
-    verdict = check_turn(turn.calls, turn.tools)
+        raise InputError(f"{source_name(args.turn, 'turn')} is not {what}: {error}") from None
+    verdict = check_turn(turn.calls, turn.tools, table)
     if args.json:
         write_line(dump(verdict_data(verdict, turn.format)))
     else:
@@ -59,12 +69,18 @@ def run_check_turn(args: argparse.Namespace) -> int:
     return FITS if verdict.ok else REFUSED
 
 
-
 def add_turn_command(commands) -> None:
     """`check-turn`, added to the command line's subcommands."""
-    turn = commands.add_parser("check-turn", help="check a model's turn in OpenAI, Anthropic or MCP shapes")
-    turn.add_argument("turn", help="the tools offered and the model's turn, in the format's shapes (a JSON file)")
+    turn = commands.add_parser(
+        "check-turn", help="check a model's turn in OpenAI, Anthropic or MCP shapes",
+        description="Check every call of a model's turn, given with the tools offered in a format's own "
+                    "shapes: the turn runs whole (exit 0) or each call id gets one answer (exit 1).")
+    turn.add_argument("turn", help="the tools offered and the model's turn, in the format's shapes "
+                                   "(a JSON file, or - for standard input)")
     turn.add_argument("--format", choices=(*FORMATS, "auto"), default="auto",
                       help="the turn file's format (default: told by its shape)")
-    turn.add_argument("--json", action="store_true", help="print the reply in the format's own shape")
+    turn.add_argument("--json", action="store_true",
+                      help="print the calls of a turn that may run, or the reply to a refused turn in the "
+                           "format's own shape, as JSON")
+    add_table_options(turn)
     turn.set_defaults(run=run_check_turn)
