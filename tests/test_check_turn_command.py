@@ -38,8 +38,8 @@ def test_each_example_exits_0_when_the_turn_may_run_and_1_when_it_is_refused(cap
 def test_the_text_answers_of_each_example(capfd, snapshot):
     outputs = {name: run(capfd, "check-turn", example(name))[1] for name in ("openai", "responses", "anthropic", "mcp")}
     assert outputs == snapshot
-    readme = (ROOT / "README.md").read_text()
-    assert f"```sh\nturngate check-turn examples/turn.anthropic.json\n```\n\n```text\n{outputs['anthropic']}```" in readme
+    page = (ROOT / "docs" / "formats.md").read_text()
+    assert f"```sh\nturngate check-turn examples/turn.anthropic.json\n```\n\n```text\n{outputs['anthropic']}```" in page
 
 
 def test_json_prints_the_reply_in_the_format_s_own_shape(capfd):

@@ -200,10 +200,10 @@ def test_the_host_messages_are_bounded_sentences(table):
         assert len(message) <= 200 and message.endswith(".") and "\n" not in message
 
 
-def test_the_writing_a_rule_example_in_the_readme_runs_as_shown():
-    readme = (ROOT / "README.md").read_text()
+def test_the_writing_a_rule_example_of_the_tables_page_runs_as_shown():
+    page = (ROOT / "docs" / "tables.md").read_text()
     for name in ("max_length.py", "host.rules"):
-        assert (EXAMPLES / "writing_a_rule" / name).read_text() in readme
+        assert (EXAMPLES / "writing_a_rule" / name).read_text() in page
     done = subprocess.run([sys.executable, "examples/writing_a_rule/check_title.py"], capture_output=True,
                           text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr

@@ -11,6 +11,7 @@ import venv
 import zipfile
 
 from conftest import EXAMPLES, ROOT
+from turngate.cli.demo import INSTALL_MCP
 
 
 def built_wheel(tmp_path):
@@ -73,7 +74,7 @@ def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_p
     demo = subprocess.run([str(environment / "bin" / "turngate"), "demo"], capture_output=True, text=True,
                           cwd=elsewhere)
     assert (demo.returncode, demo.stdout) == (2, "")
-    assert demo.stderr == "turngate: the demo needs the MCP SDK; install it with: python3 -m pip install 'turngate[mcp]'.\n"
+    assert demo.stderr == f"turngate: {INSTALL_MCP}\n"
 
 
 def test_the_demo_runs_from_the_wheel_with_the_mcp_extra(tmp_path):

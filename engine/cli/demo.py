@@ -18,7 +18,8 @@ from .io import FITS, InputError, read_json_file, write_line
 from .turn_file import answer_lines, call_line, shown
 
 DEMO_TURN_FILE = Path(__file__).resolve().parent.parent / "mcp" / "demo_turn.json"
-INSTALL_MCP = "the demo needs the MCP SDK; install it with: python3 -m pip install 'turngate[mcp]'."
+INSTALL_MCP = ("the demo needs the MCP SDK; install it with: python3 -m pip install 'mcp>=2.3,<3' "
+               "(in a checkout of turngate: python3 -m pip install -e '.[mcp]').")
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -52,7 +53,7 @@ def add_demo_command(commands) -> None:
         "demo", help="replay a recorded model turn against the example MCP server",
         description="Replay a recorded model turn against the example MCP server, with no API key and no "
                     "network: the first turn is refused before it reaches the server, the corrected one "
-                    "runs (needs the extra turngate[mcp]).")
+                    "runs (needs the MCP SDK: the mcp extra).")
     demo.set_defaults(run=run_demo)
 
 

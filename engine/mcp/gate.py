@@ -5,7 +5,7 @@ A refused turn sends nothing to the server and charges nothing to the external c
 budget; every call gets the gate's answer as a `CallToolResult` with `isError`. An accepted
 turn sends its calls in order, each charged once, and returns the server's results.
 
-Needs the `mcp` extra (`pip install 'turngate[mcp]'`); `mcp` is imported only when a
+Needs the MCP SDK (the `mcp` extra); `mcp` is imported only when a
 result is built, so the rest of the package works without it.
 """
 

@@ -1,4 +1,4 @@
-"""The README's few lines per format run as shown: each snippet of "Speaking the formats" is
+"""The lines per format of the README and of docs/formats.md run as shown: each snippet is
 executed against a stand-in client that returns the SDK's own objects, for a turn that
 fits and for one that is refused, and what it appends is what the SDK takes back."""
 
@@ -15,6 +15,7 @@ from mcp import types as mcp_types
 from openai.types import chat, responses
 from pydantic import TypeAdapter
 
+import turngate
 from conftest import ROOT
 
 SCHEMA = {"type": "object", "properties": {"uid": {"type": "integer"}}, "required": ["uid"]}
@@ -22,8 +23,16 @@ FITS, REFUSED = {"uid": 42}, {"uid": [42]}
 
 
 def snippets() -> list[str]:
+    """docs/formats.md's four snippets, one per format."""
+    page = (ROOT / "docs" / "formats.md").read_text()
+    section = page.split("## One call per turn")[1].split("\n## ")[0]
+    return re.findall(r"```python\n(.*?)```", section, re.S)
+
+
+def readme_snippets() -> list[str]:
+    """The README's OpenAI snippet, and its lines for the other formats."""
     readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Speaking the formats")[1].split("\n## ")[0]
+    section = readme.split("## From Python")[1].split("\n## ")[0]
     return re.findall(r"```python\n(.*?)```", section, re.S)
 
 
@@ -42,15 +51,16 @@ def run(call) -> str:
     return f"ran {call.tool}"
 
 
-def run_snippet(number: int, **names) -> dict:
+def run_snippet(number: int, source=snippets, **names) -> dict:
     namespace = {"run": run, "model": "m", **names}
-    exec(snippets()[number], namespace)
+    exec(source()[number], namespace)
     return namespace
 
 
-def test_the_readme_shows_one_snippet_per_format():
+def test_the_formats_page_shows_one_snippet_per_format():
     assert [re.search(r"from turngate\.[.\w]+ import (\w+)", code).group(1) for code in snippets()] == [
         "openai_chat", "openai_responses", "anthropic_messages", "GatedSession"]
+    assert len(readme_snippets()) == 2
 
 
 @pytest.mark.parametrize("arguments", [FITS, REFUSED])
@@ -60,11 +70,12 @@ def test_the_openai_chat_snippet(arguments):
         id="call_1", type="function", function={"name": "get_page", "arguments": json.dumps(arguments)})])
     completion = chat.ChatCompletion(id="c", created=0, model="m", object="chat.completion", choices=[
         {"index": 0, "finish_reason": "tool_calls", "message": message}])
-    done = run_snippet(0, client=Client(completion), tools=tools, messages=[])
-    TypeAdapter(list[chat.ChatCompletionMessageParam]).validate_python(done["messages"])
-    answer = done["messages"][1]
-    assert answer["tool_call_id"] == "call_1"
-    assert (answer["content"] == "ran get_page") is (arguments is FITS)
+    for source in (snippets, readme_snippets):
+        done = run_snippet(0, source, client=Client(completion), tools=tools, messages=[])
+        TypeAdapter(list[chat.ChatCompletionMessageParam]).validate_python(done["messages"])
+        answer = done["messages"][1]
+        assert answer["tool_call_id"] == "call_1"
+        assert (answer["content"] == "ran get_page") is (arguments is FITS)
 
 
 @pytest.mark.parametrize("arguments", [FITS, REFUSED])
@@ -127,3 +138,22 @@ def test_the_mcp_snippet(arguments):
     assert session.sent == ([("get_page", FITS)] if arguments is FITS else [])
     assert budget.charged == (["call_1"] if arguments is FITS else [])
     assert outcome.results[0].is_error is (arguments is REFUSED)
+
+
+def test_the_readme_lines_for_the_other_formats():
+    """They gate a Response and a Message as the formats page does, given the toolset of the
+    README's first snippet."""
+    response = responses.Response(
+        id="r", created_at=0, model="m", object="response", parallel_tool_calls=True, tool_choice="auto",
+        tools=[], output=[responses.ResponseFunctionToolCall(
+            type="function_call", id="fc_1", call_id="call_1", name="get_page", arguments=json.dumps(REFUSED))])
+    message = anthropic_types.Message(
+        id="m", type="message", role="assistant", model="m", stop_reason="tool_use", stop_sequence=None,
+        usage=anthropic_types.Usage(input_tokens=1, output_tokens=1),
+        content=[anthropic_types.ToolUseBlock(type="tool_use", id="toolu_1", name="get_page", input=FITS)])
+    toolset = turngate.Toolset({"get_page": SCHEMA})
+    namespace = {"response": response, "message": message, "toolset": toolset}
+    code = readme_snippets()[1].replace("gated = anthropic", "first = gated\ngated = anthropic")
+    exec(code, namespace)
+    assert not namespace["first"].ok and namespace["first"].reply[0]["type"] == "function_call_output"
+    assert namespace["gated"].ok and namespace["gated"].calls[0].arguments == FITS

@@ -1,0 +1,163 @@
+"""turngate for the OpenAI Agents SDK: checks every call of the model's turn before any of it
+runs (`pip install 'turngate[openai-agents]'`).
+
+    gate = TurnGate(agent)
+    result = await Runner.run(gate.agent, "...", run_config=gate.run_config())
+
+No single hook of the SDK sees a whole turn and answers it, so the gate joins three public
+pieces, and `TurnGate` is the one object that holds them:
+- the agent's model is wrapped (`get_response` and `stream_response`, and each model a
+  `ModelProvider` names): it judges the turn against each `FunctionTool.params_json_schema`
+  as the response arrives, before the SDK runs any tool;
+- a tool input guardrail, put first on each function tool offered in the turn (an MCP
+  server's tools too), rejects the refused turn's calls with their "Refused: ..." or
+  "Not run: ..." texts;
+- `run_config()` runs those guardrails before approvals
+  (`ToolExecutionConfig(pre_approval_tool_input_guardrails=True)`; without it the SDK asks a
+  person about the bad call first), and sets `tool_not_found_behavior="return_error_to_model"`
+  with a `tool_error_formatter`, so a call of a tool that was not offered gets the gate's
+  answer (the SDK's default, "raise_error", ends the run with a `ModelBehaviorError`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from typing import Any, AsyncIterator, Callable
+
+from agents import (Agent, FunctionTool, Model, ModelProvider, ModelResponse, RunConfig,
+                    ToolErrorFormatterArgs, ToolExecutionConfig, ToolGuardrailFunctionOutput,
+                    ToolInputGuardrail, ToolInputGuardrailData)
+
+from turngate import Call, CallAnswer, RunStep, Table, Toolset, check_turn, refused_steps
+
+#: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
+RecordStep = Callable[[RunStep], None]
+
+__all__ = ["GatedModel", "GatedProvider", "TurnGate", "turn_number"]
+
+
+class TurnGate:
+    """Gates `agent`'s turns: run `gate.agent` with `run_config=gate.run_config()`. `record` is
+    given each step of a refused turn, kept at `privacy`; `table` is the rules table."""
+
+    def __init__(self, agent: Agent, *, table: Table | str | None = None, record: RecordStep | None = None,
+                 privacy: str = "metadata-only"):
+        self.table, self.record, self.privacy = table, record, privacy
+        # The answers of refused turns not given yet, by call id (a model's call ids are unique).
+        self.pending: dict[str, CallAnswer] = {}
+        self.guardrail = ToolInputGuardrail(self._answer_refused_call, name="turngate")
+        model = GatedModel(agent.model, self) if isinstance(agent.model, Model) else agent.model
+        self.agent = agent.clone(model=model)
+
+    def run_config(self, base: RunConfig | None = None) -> RunConfig:
+        """`base` (or a default `RunConfig`) with what the gate needs, the host's other settings
+        kept; a model named by text is gated through the model provider."""
+        base = base or RunConfig()
+        execution = dataclasses.replace(base.tool_execution or ToolExecutionConfig(),
+                                        pre_approval_tool_input_guardrails=True)
+        model = GatedModel(base.model, self) if isinstance(base.model, Model) else base.model
+        return dataclasses.replace(
+            base, model=model, model_provider=GatedProvider(base.model_provider, self),
+            tool_execution=execution, tool_not_found_behavior="return_error_to_model",
+            tool_error_formatter=self._error_formatter(base.tool_error_formatter))
+
+    def _error_formatter(self, host_formatter):
+        async def format_tool_error(args: ToolErrorFormatterArgs) -> str | None:
+            answer = self.pending.pop(args.call_id, None) if args.kind == "tool_not_found" else None
+            if answer is not None:
+                return answer.text
+            if host_formatter is None:
+                return None
+            message = host_formatter(args)
+            return await message if inspect.isawaitable(message) else message
+
+        return format_tool_error
+
+    def _answer_refused_call(self, data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+        answer = self.pending.pop(data.context.tool_call_id, None)
+        if answer is None:
+            return ToolGuardrailFunctionOutput.allow()
+        return ToolGuardrailFunctionOutput.reject_content(answer.text, output_info=answer.codes)
+
+    def judge(self, output: list, tools: list, handoffs: list, model_input: Any) -> None:
+        """Judge a response's function calls against the tools the model was offered, and keep a
+        refused turn's answers for the guardrail and the tool error formatter."""
+        function_tools = [tool for tool in tools if isinstance(tool, FunctionTool)]
+        for tool in function_tools:
+            # The SDK runs the turn's calls with these same tool objects, MCP tools included.
+            if self.guardrail not in (tool.tool_input_guardrails or []):
+                tool.tool_input_guardrails = [self.guardrail, *(tool.tool_input_guardrails or [])]
+        offered = {tool.name: tool.params_json_schema for tool in function_tools}
+        handoff_tools = {handoff.tool_name: handoff.input_json_schema for handoff in handoffs}
+        calls = [Call(item.call_id, item.name, item.arguments) for item in output
+                 if getattr(item, "type", None) == "function_call"]
+        verdict = check_turn(calls, Toolset({**offered, **handoff_tools}, self.table))
+        if verdict.ok:
+            return
+        # No guardrail holds a handoff back: its answer would never be given.
+        self.pending.update((answer.call_id, answer) for answer in verdict.answers
+                            if answer.tool not in handoff_tools)
+        if self.record is not None:
+            for step in refused_steps(verdict, turn_number(model_input), self.privacy):
+                self.record(step)
+
+
+class GatedModel(Model):
+    """The host's model, its every response judged before the SDK acts on it."""
+
+    def __init__(self, model: Model, gate: TurnGate):
+        self.model, self.gate = model, gate
+
+    async def get_response(self, system_instructions, input, model_settings, tools, output_schema,
+                           handoffs, tracing, **options) -> ModelResponse:
+        response = await self.model.get_response(system_instructions, input, model_settings, tools,
+                                                 output_schema, handoffs, tracing, **options)
+        self.gate.judge(response.output, tools, handoffs, input)
+        return response
+
+    async def stream_response(self, system_instructions, input, model_settings, tools, output_schema,
+                              handoffs, tracing, **options) -> AsyncIterator:
+        async for event in self.model.stream_response(system_instructions, input, model_settings, tools,
+                                                      output_schema, handoffs, tracing, **options):
+            # The whole turn arrives with the completed event; the SDK runs tools only after it.
+            if event.type == "response.completed":
+                self.gate.judge(event.response.output, tools, handoffs, input)
+            yield event
+
+    def get_retry_advice(self, request):
+        return self.model.get_retry_advice(request)
+
+    async def close(self) -> None:
+        await self.model.close()
+
+
+class GatedProvider(ModelProvider):
+    """The host's model provider, each model it names gated."""
+
+    def __init__(self, provider: ModelProvider, gate: TurnGate):
+        self.provider, self.gate = provider, gate
+
+    def get_model(self, model_name: str | None) -> Model:
+        return GatedModel(self.provider.get_model(model_name), self.gate)
+
+    async def aclose(self) -> None:
+        await self.provider.aclose()
+
+
+MODEL_ITEMS = {"function_call", "reasoning", "custom_tool_call"}
+
+
+def turn_number(model_input: Any) -> int:
+    """The turn's number in the conversation the model was sent: one more than the model's
+    earlier turns there, each a run of consecutive items the model wrote. (A conversation kept
+    by the server, `previous_response_id` or `conversation_id`, shows only its new items.)"""
+    if isinstance(model_input, str):
+        return 1
+    turns, in_turn = 0, False
+    for item in model_input:
+        item = item if isinstance(item, dict) else item.model_dump()
+        by_model = item.get("type") in MODEL_ITEMS or item.get("role") == "assistant"
+        turns += by_model and not in_turn
+        in_turn = by_model
+    return turns + 1

@@ -1,0 +1,97 @@
+"""The agent-framework gates as a whole: each example in examples/integrations/ runs offline and
+shows a refused turn answered; importing turngate imports no framework; each gate module
+imports its own framework only, and turngate only through its public API; each framework's
+extra pins the releases the tests install."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import tomllib
+
+from conftest import EXAMPLES, ROOT
+
+REFUSED = 'Refused: the arguments do not match the schema of tool "update_page", so nothing was run.'
+STEP = ('{"turn": 1, "index": 1, "tool": "update_page", "status": "refused", "tool_refusal": "arguments", '
+        '"codes": ["missing", "enum"], "call_id": null, "text": null, "privacy": "metadata-only"')
+RAN = "Page 42 is now 'Opening hours', review."
+ASKED = {  # what each example prints for the one approval asked (LangGraph's asks none)
+    "langchain_agent": "Approval asked for: {'uid': 42, 'title': 'Opening hours', 'status': 'review'}",
+    "langgraph_graph": None,
+    "openai_agents_run": """Approval asked for: ['{"uid":42,"title":"Opening hours","status":"review"}']""",
+    "pydantic_ai_agent": """Approval asked for: ['{"uid": 42, "title": "Opening hours", "status": "review"}']""",
+}
+
+
+def test_each_example_runs_offline_and_shows_the_refused_turn_answered():
+    # Started together: each spends most of its time importing its framework.
+    started = {name: subprocess.Popen([sys.executable, str(EXAMPLES / "integrations" / f"{name}.py")],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+               for name in ASKED}
+    for name, process in started.items():
+        out, err = process.communicate(timeout=180)
+        assert process.returncode == 0, (name, err[-3000:])
+        lines = out.splitlines()
+        assert lines[0].startswith(STEP), (name, out)
+        assert REFUSED in out and out.count(RAN) == 1 and "Done." in out, (name, out)
+        if ASKED[name]:
+            assert lines[1] == ASKED[name], (name, out)
+        else:
+            assert "Approval" not in out
+
+
+def test_importing_turngate_imports_no_framework():
+    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai")
+    done = subprocess.run([sys.executable, "-c", "import sys, turngate, turngate.integrations; "
+                           f"print([name for name in {frameworks!r} if name in sys.modules])"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# Each gate module's third-party imports; `langchain` also uses the LangGraph module's helpers.
+FRAMEWORKS = {"langchain": {"langchain"}, "langgraph": {"langchain_core", "langgraph"},
+              "openai_agents": {"agents"}, "pydantic_ai": {"pydantic_ai"}}
+SIBLINGS = {"langchain": {"langgraph"}}
+
+
+def test_each_gate_imports_its_own_framework_and_turngates_public_api_only():
+    for name, frameworks in FRAMEWORKS.items():
+        tree = ast.parse((ROOT / "engine" / "integrations" / f"{name}.py").read_text())
+        imported = {(node.level, node.module) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {(0, alias.name) for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        siblings = {module for level, module in imported if level == 1}
+        assert siblings <= SIBLINGS.get(name, set()) and all(level <= 1 for level, _ in imported), name
+        absolute = {module for level, module in imported if level == 0}
+        ours = {module for module in absolute if module.split(".")[0] == "turngate"}
+        assert ours <= {"turngate", "turngate.formats"}, (name, ours)
+        others = {module.split(".")[0] for module in absolute - ours} - set(sys.stdlib_module_names)
+        assert others == frameworks, (name, others)
+
+
+def test_each_frameworks_extra_pins_what_the_tests_install():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for extra in ("langchain", "langgraph", "openai-agents", "pydantic-ai"):
+        assert extras[extra] and all("==" in requirement for requirement in extras[extra]), extra
+        assert set(extras[extra]) <= set(extras["test"]), extra
+
+
+EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent"]
+
+
+def test_the_docs_show_each_gate_in_ten_lines_of_its_example_and_the_pins_tested():
+    """Each snippet is lines of the example the first test runs, in the example's order."""
+    page = (ROOT / "docs" / "integrations.md").read_text()
+    blocks = [block.split("```")[0] for block in page.split("```python\n")[1:]]
+    assert len(blocks) == 4
+    for block, example in zip(blocks, EXAMPLE_OF):
+        assert len(block.splitlines()) <= 10, block
+        lines = (EXAMPLES / "integrations" / f"{example}.py").read_text().splitlines()
+        at = 0
+        for line in filter(str.strip, block.splitlines()):
+            assert line in lines[at:], (example, line)
+            at = lines.index(line, at) + 1
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for extra in ("langchain", "langgraph", "openai-agents", "pydantic-ai"):
+        assert f"| `{extra}` | " + ", ".join(f"`{pin}`" for pin in extras[extra]) + " |" in page, extra
+    assert 'tool_not_found_behavior="return_error_to_model"' in page
