@@ -5,9 +5,14 @@ wheel once into the git-ignored .cache/; when that cannot be done it fails, neve
 
 from __future__ import annotations
 
+import pytest
+
 import subprocess
 import sys
 from pathlib import Path
+
+#: Builds the BFCL corpus and times every validator on a sample.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "benchmarks" / "run.py"

@@ -16,6 +16,7 @@ links a file, else it must be what a command above printed.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -54,15 +55,18 @@ def as_run(command: str) -> str:
     if command.startswith("python3 -m pip install") and "&&" in command:
         command = command.split("&&", 1)[1].strip()
     if command.startswith("python3 -m pytest"):
-        return command + " --collect-only -q -p no:cacheprovider"
+        return command + " --collect-only -q -p no:cacheprovider --no-cov"
     if command == "python3 benchmarks/run.py":
         return command + " --smoke"
     return command
 
 
 def run_shell(command: str) -> subprocess.CompletedProcess:
+    # A collection of the whole suite is not measured for coverage: it would only be slower.
+    environment = {name: value for name, value in os.environ.items()
+                   if not (command.startswith("python3 -m pytest") and name.startswith(("COV", "COVERAGE")))}
     return subprocess.run(["bash", "-c", as_run(command)], capture_output=True, text=True, cwd=ROOT,
-                          timeout=600, stdin=subprocess.DEVNULL)
+                          timeout=600, stdin=subprocess.DEVNULL, env=environment)
 
 
 def shown(done: subprocess.CompletedProcess) -> str:

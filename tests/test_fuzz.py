@@ -7,6 +7,8 @@ Short by default (CI); long:  python -m pytest tests/test_fuzz.py --hypothesis-p
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import string
 
@@ -17,6 +19,9 @@ import turngate
 from turngate import Call, check_turn
 from turngate.formats import FormatError, read_turn
 from support import one_clean_line
+
+#: Hundreds of generated hostile inputs per target.
+pytestmark = pytest.mark.slow
 
 TABLES = sorted(turngate.shipped_tables())
 HEADERS = ("Refused:", "Not run:", "- ", "\n", "\r\n", "\u2028", "\x1b[2J", "\u202e", '"', "\\")

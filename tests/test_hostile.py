@@ -64,6 +64,7 @@ def nested_value(levels: int, leaf: object) -> object:
 
 # ── Hostile schemas ─────────────────────────────────────────────────────────────────────
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", TABLES)
 def test_a_schema_nested_100000_levels_deep_compiles_and_what_is_below_the_limit_is_skipped(table):
     schema = nested_schema(DEEP, {"type": "integer"})
@@ -91,6 +92,7 @@ def test_a_ref_cycle_and_a_self_containing_schema_compile_without_recursion_erro
     assert turngate.SchemaCache().compile(loop).check({"self": "x"}).ok is False
 
 
+@pytest.mark.slow
 def test_100000_properties_compile_and_check():
     properties = {f"p{i}": {"type": "integer"} for i in range(100_000)}
     schema = {"type": "object", "properties": properties, "required": ["p99999"], "additionalProperties": False}
@@ -103,6 +105,7 @@ def test_100000_properties_compile_and_check():
     assert verdict.mismatches[2].message.endswith('(did you mean "p99998"?).')
 
 
+@pytest.mark.slow
 def test_an_enum_of_a_million_values_is_looked_up_not_searched():
     members = [f"v{i}" for i in range(1_000_000)]
     compiled = finishes(lambda: turngate.compile_schema({"enum": members}))
@@ -162,6 +165,7 @@ SCHEMA = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", TABLES)
 def test_a_million_element_list_is_checked_and_a_million_mismatches_stop_at_the_eleventh(table):
     compiled = turngate.compile_schema(SCHEMA, table)
@@ -170,6 +174,7 @@ def test_a_million_element_list_is_checked_and_a_million_mismatches_stop_at_the_
     assert len(verdict.mismatches) == 10 and verdict.truncated
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", TABLES)
 def test_arguments_nested_100000_deep_are_checked_without_recursion_errors(table):
     deep = nested_value(DEEP, "x")
@@ -188,6 +193,7 @@ def test_raw_json_text_nested_too_deeply_is_refused_in_one_sentence():
     assert answer.codes == ("invalid-json",) and "nested too deeply" in answer.text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", TABLES)
 def test_a_10_mb_string_anywhere(table):
     big = "\u202e\x1b[2J" + "a" * 10_000_000

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
+
 from conftest import EXAMPLES, ROOT
 
 REFUSED = 'Refused: the arguments do not match the schema of tool "update_page", so nothing was run.'
@@ -24,6 +26,7 @@ ASKED = {  # what each example prints for the one approval asked (LangGraph's as
 }
 
 
+@pytest.mark.slow
 def test_each_example_runs_offline_and_shows_the_refused_turn_answered():
     # Started together: each spends most of its time importing its framework.
     started = {name: subprocess.Popen([sys.executable, str(EXAMPLES / "integrations" / f"{name}.py")],

@@ -1,6 +1,6 @@
 """The wheel carries the package `turngate` (its source is engine/), its tables and the demo,
-and nothing named `engine`: built, installed into a fresh virtual environment, and run there
-on an example, away from the checkout."""
+and nothing named `engine`: built once, installed once with the MCP extra into a fresh
+virtual environment, and run there, away from the checkout."""
 
 from __future__ import annotations
 
@@ -10,31 +10,35 @@ import sys
 import venv
 import zipfile
 
+import pytest
+
 from conftest import EXAMPLES, ROOT
-from turngate.cli.demo import INSTALL_MCP
+
+pytestmark = pytest.mark.slow
 
 
-def built_wheel(tmp_path):
-    wheels = tmp_path / "wheels"
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    wheels = tmp_path_factory.mktemp("wheels")
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(ROOT)],
                            capture_output=True, text=True)
     assert built.returncode == 0, built.stderr[-3000:]
-    (wheel,) = wheels.glob("turngate-*.whl")
-    return wheel
+    (found,) = wheels.glob("turngate-*.whl")
+    return found
 
 
-def installed(tmp_path, requirement: str):
-    """A fresh virtual environment with `requirement` installed; its folder."""
-    environment = tmp_path / "env"
-    venv.create(environment, with_pip=True)
-    done = subprocess.run([str(environment / "bin" / "python"), "-m", "pip", "install", "-q", requirement],
+@pytest.fixture(scope="module")
+def environment(wheel, tmp_path_factory):
+    """A fresh virtual environment with the wheel and its MCP extra installed; its folder."""
+    folder = tmp_path_factory.mktemp("env")
+    venv.create(folder, with_pip=True)
+    done = subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "-q", f"{wheel}[mcp]"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
-    return environment
+    return folder
 
 
-def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_path):
-    wheel = built_wheel(tmp_path)
+def test_the_wheel_holds_the_package_its_data_and_its_metadata(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "turngate/rules/adr246.rules" in names and "turngate/table/grammar.lark" in names
     assert "turngate/mcp/demo_turn.json" in names and "turngate/mcp/demo_server.py" in names
@@ -49,15 +53,14 @@ def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_p
                for path in (ROOT / "engine").rglob("*.py")}
     assert sources <= set(names), sources - set(names)
 
-    environment = installed(tmp_path, str(wheel))
-    python = environment / "bin" / "python"
 
+def test_installed_it_imports_as_turngate_and_checks_an_example(environment, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     where = subprocess.run(
-        [str(python), "-c", "import turngate, json, importlib.util; print(json.dumps([turngate.__file__, "
-                            "{k: str(v) for k, v in turngate.shipped_tables().items()}, "
-                            "importlib.util.find_spec('engine') is None]))"],
+        [str(environment / "bin" / "python"), "-c", "import turngate, json, importlib.util; print(json.dumps(["
+         "turngate.__file__, {k: str(v) for k, v in turngate.shipped_tables().items()}, "
+         "importlib.util.find_spec('engine') is None]))"],
         capture_output=True, text=True, cwd=elsewhere)
     module, tables, no_engine = json.loads(where.stdout)
     assert module.startswith(str(environment)) and no_engine
@@ -71,19 +74,11 @@ def test_the_wheel_installs_into_a_fresh_environment_and_checks_an_example(tmp_p
     assert checked.stdout.startswith('Refused: the arguments do not match the schema of tool "update_page_metadata"')
     assert '- "uid" must be an integer, but an object was sent.' in checked.stdout
 
-    demo = subprocess.run([str(environment / "bin" / "turngate"), "demo"], capture_output=True, text=True,
-                          cwd=elsewhere)
-    assert (demo.returncode, demo.stdout) == (2, "")
-    assert demo.stderr == f"turngate: {INSTALL_MCP}\n"
 
-
-def test_the_demo_runs_from_the_wheel_with_the_mcp_extra(tmp_path):
+def test_the_demo_runs_from_the_wheel(environment, tmp_path):
     """The recorded turn and the example server ship inside the package."""
-    environment = installed(tmp_path, f"{built_wheel(tmp_path)}[mcp]")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
     demo = subprocess.run([str(environment / "bin" / "turngate"), "demo"], capture_output=True, text=True,
-                          cwd=elsewhere, timeout=120)
+                          cwd=tmp_path, timeout=120)
     assert (demo.returncode, demo.stderr) == (0, ""), demo.stderr[-3000:]
     from_checkout = subprocess.run([sys.executable, "-m", "turngate.cli", "demo"], capture_output=True, text=True,
                                    cwd=ROOT, timeout=120)

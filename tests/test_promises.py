@@ -196,6 +196,7 @@ def compiled_nodes(schema, table="extended") -> tuple[int, int]:
     return compilation.compiled, size
 
 
+@pytest.mark.slow
 def test_many_refs_to_the_root_compile_in_work_linear_in_the_schema():
     for count in (100, 2000):
         schema = {"type": "object", "properties": {f"p{i}": {"$ref": "#"} for i in range(count)}}

@@ -62,7 +62,7 @@ def answers(verdict: TurnVerdict) -> list[dict]:
 reply = answers
 
 
-def gate(calls: object, toolset: Toolset) -> Gated:
+def gate(turn: object, toolset: Toolset) -> Gated:
     """A turn of `tools/call` params (or JSON-RPC requests, or `Call`s) gated as one: `calls`
     to send to the server, or `reply`, a `CallToolResult` per call (nothing was sent)."""
-    return gated(calls(calls), reply, toolset)
+    return gated(calls(turn), reply, toolset)
