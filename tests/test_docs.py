@@ -113,6 +113,19 @@ def test_each_block_runs_as_shown(page, index):
         assert done.stdout.endswith(expected)
 
 
+def test_every_json_block_is_json_and_every_mcp_client_entry_wraps_a_server_with_the_proxy():
+    import json
+
+    for page in PAGES:
+        for language, code, _ in blocks(page):
+            if language != "json":
+                continue
+            data = json.loads(code)
+            for name, entry in data.get("mcpServers", {}).items():
+                if entry["command"] == "turngate":
+                    assert entry["args"][0] == "proxy" and "--" in entry["args"], (page.name, name)
+
+
 def test_every_text_block_after_prose_is_a_file_or_an_output_shown_above():
     """A `text` block that follows no code block shows a file the prose links, or a line a
     command of the page printed (e.g. an error sentence quoted again)."""

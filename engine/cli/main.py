@@ -18,6 +18,7 @@ from ..table.errors import TableError
 from .commands_check import add_check_commands
 from .commands_steps import add_steps_commands
 from .coverage_report import add_coverage_command
+from ..mcp.proxy.command import add_proxy_command
 from .demo import add_demo_command
 from .io import CLOSED_PIPE, INTERRUPTED, UNUSABLE, InputError, warn
 from .turn_file import add_turn_command
@@ -38,6 +39,7 @@ examples:
   turngate timeline examples/steps.jsonl | head -3
   turngate stats examples/steps.jsonl --by code
   turngate coverage examples/get_page.schema.json --table strict
+  turngate proxy --steps steps.jsonl -- python3 -m turngate.mcp.demo_server
   turngate demo
 
 exit codes:
@@ -68,6 +70,7 @@ def parser() -> argparse.ArgumentParser:
     add_turn_command(commands)
     add_steps_commands(commands)
     add_coverage_command(commands)
+    add_proxy_command(commands)
     add_demo_command(commands)
     return top
 

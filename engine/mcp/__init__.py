@@ -1,2 +1,3 @@
-"""MCP: the gate in front of a client session (`gate`), and the example server of the demo.
-Needs the `mcp` extra, imported only where used."""
+"""MCP: the gate in front of a client session (`gate`), `turngate proxy` in front of any
+server (`proxy`), and the example server of the demo. Needs the `mcp` extra, imported only
+where used."""

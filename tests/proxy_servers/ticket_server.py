@@ -1,0 +1,122 @@
+"""The project's test server (tests/mcp_server.py) with what the proxy's tests need besides
+its tools, run over stdio: `python tests/proxy_servers/ticket_server.py`.
+
+Added here: a resource, a resource template, a prompt and a completion; `slow`, which takes
+a while (to be cancelled); `set_estimate`, whose `hours` the server validates strictly (it
+refuses "5" for an integer itself, so a cast is seen to matter); `enable_archive`, which
+adds the tool `archive_ticket` and (unless told not to) tells the client the tool list
+changed; and `survey`, which reports progress, logs, and asks the client for an elicitation,
+a sampling, its roots and a ping before it answers. Every call is recorded as the base
+server records it (`TURNGATE_TEST_CALLS`); the process id is written to the file named by
+`TURNGATE_TEST_PID`, when set, so a test can tell whether the server still runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Annotated, Literal
+
+import anyio
+import mcp_types as types
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, Field
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from mcp_server import record, server  # noqa: E402  (the base server, extended in place)
+
+# Logging, sampling and roots are deprecated in the 2026-07-28 revision; survey uses them all.
+warnings.filterwarnings("ignore", message="The .* capability is deprecated")
+
+
+@server.tool()
+def set_estimate(ticket: int, hours: Annotated[int, Field(strict=True)]) -> str:
+    """Set a ticket's estimate in hours."""
+    record("set_estimate", {"ticket": ticket, "hours": hours})
+    return f"Ticket {ticket} estimated at {hours} hours."
+
+
+def archive_ticket(ticket: int, reason: Literal["done", "duplicate"]) -> str:
+    """Archive a ticket."""
+    record("archive_ticket", {"ticket": ticket, "reason": reason})
+    return f"Ticket {ticket} archived ({reason})."
+
+
+@server.tool()
+async def enable_archive(ctx: Context, notify: bool = True) -> str:
+    """Offer the archive_ticket tool from now on (and say so, unless told not to)."""
+    record("enable_archive", {})
+    server.add_tool(archive_ticket)
+    if notify:
+        await ctx.session.send_tool_list_changed()
+    return "archive_ticket is offered now."
+
+
+class Answer(BaseModel):
+    sure: bool
+
+
+@server.tool()
+async def survey(ticket: int, ctx: Context) -> str:
+    """Ask the client a few things about a ticket."""
+    record("survey", {"ticket": ticket})
+    await ctx.report_progress(1, 3, "asking")
+    await ctx.info(f"surveying ticket {ticket}")
+    elicited = await ctx.elicit(f"Close ticket {ticket}?", schema=Answer)
+    sampled = await ctx.session.create_message(
+        [types.SamplingMessage(role="user", content=types.TextContent(type="text", text=f"Summarize {ticket}"))],
+        max_tokens=20, related_request_id=ctx.request_id)
+    roots = await ctx.session.list_roots()
+    await ctx.session.send_ping()
+    await ctx.report_progress(3, 3, "done")
+    return (f"elicited {elicited.action} {elicited.data.sure if elicited.data else None}; "
+            f"sampled {sampled.content.text}; roots {[str(root.uri) for root in roots.roots]}")
+
+
+@server.tool()
+async def slow(seconds: float) -> str:
+    """Take a while (for cancellation)."""
+    record("slow", {"seconds": seconds})
+    await anyio.sleep(seconds)
+    record("slow done", {"seconds": seconds})
+    return "done"
+
+
+@server.resource("tickets://open", mime_type="application/json")
+def open_tickets() -> str:
+    """The open tickets."""
+    return json.dumps([{"ticket": 7, "title": "Login fails"}])
+
+
+@server.resource("tickets://archive")
+def archive() -> str:
+    """Every archived ticket: a long text (some megabytes), to pass through as one line."""
+    return "\n".join(f"Ticket {n}: archived, caf\u00e9 \u2603." for n in range(100_000))
+
+
+@server.resource("tickets://{number}")
+def ticket(number: str) -> str:
+    """One ticket."""
+    return f"Ticket {number}: Login fails."
+
+
+@server.prompt()
+def triage(title: str, severity: str = "low") -> str:
+    """Triage a ticket."""
+    return f"Triage the ticket {title!r} of severity {severity}."
+
+
+@server.completion()
+async def complete(ref, argument, context) -> types.Completion | None:
+    if argument.name == "severity":
+        return types.Completion(values=[v for v in ("low", "high") if v.startswith(argument.value)])
+    return None
+
+
+if __name__ == "__main__":
+    if os.environ.get("TURNGATE_TEST_PID"):
+        Path(os.environ["TURNGATE_TEST_PID"]).write_text(str(os.getpid()), encoding="utf-8")
+    server.run("stdio")
