@@ -43,8 +43,9 @@ def test_a_broken_line_is_reported_with_its_number_and_the_rest_is_read():
     assert len(steps) == 7
     assert [number for number, _ in broken] == [3, 5]
     assert broken[0][1].startswith("line 3 is not valid JSON")
-    assert broken[1][1] == ('line 5 is not a run step (status is one of "ok", "failed", "refused", '
-                            '"not-run", "declined", not "exploded" @ step).')
+    # The library says why as the command line does: no converter's wording.
+    assert broken[1][1] == ('line 5 is not a run step: "status" must be one of "ok", "failed", "refused", '
+                            '"not-run", "declined", not "exploded".')
 
 
 marker = "\u2603"

@@ -14,11 +14,11 @@ import importlib.metadata
 import os
 import sys
 
+from ..mcp.proxy.command import add_proxy_command
 from ..table.errors import TableError
 from .commands_check import add_check_commands
 from .commands_steps import add_steps_commands
 from .coverage_report import add_coverage_command
-from ..mcp.proxy.command import add_proxy_command
 from .demo import add_demo_command
 from .io import CLOSED_PIPE, INTERRUPTED, UNUSABLE, InputError, warn
 from .turn_file import add_turn_command

@@ -1,102 +1,23 @@
 """Reading a run's steps for `timeline` and `stats`: each line of a record file is a step, or
 is told in one plain sentence (`line 3 of the steps file "s.jsonl" is not a run step: "turn"
-is missing.`); only the first few such lines are told, the rest counted."""
+is missing.`, the reason from `turn.step_fields`); only the first few such lines are told,
+the rest counted."""
 
 from __future__ import annotations
 
-from typing import Callable
-
-from ..check.convert import from_data
-from ..turn.steps import PRIVACY_LEVELS, REFUSALS, STATUSES, RunStep
-from ..values.quoting import escaped, quote_text
-from .io import InputError, bad_lines, dump, holds, json_lines, parse_json, source_name
+from ..turn.steps import RunStep, read_step
+from .io import InputError, bad_lines, json_lines, parse_json, source_name
 
 NOT_A_STEP = ("a run step", "run steps")
-REQUIRED = ("turn", "index", "tool", "status")
 
 
-def _integer(value: object) -> bool:
-    return type(value) is int
-
-
-def _text_or_null(value: object) -> bool:
-    return value is None or type(value) is str
-
-
-def _list_of_text(value: object) -> bool:
-    return type(value) is list and all(type(item) is str for item in value)
-
-
-def _one_of(allowed: tuple) -> Callable[[object], bool]:
-    return lambda value: any(value is choice or (type(value) is str and value == choice) for choice in allowed)
-
-
-def _listed(choices: tuple) -> str:
-    return "one of " + ", ".join("null" if choice is None else f'"{choice}"' for choice in choices)
-
-
-#: Each field a step may hold: the test of its value, and what it must be.
-FIELDS: dict[str, tuple[Callable[[object], bool], str]] = {
-    "turn": (_integer, "an integer"),
-    "index": (_integer, "an integer"),
-    "tool": (_text_or_null, "text or null"),
-    "status": (_one_of(STATUSES), _listed(STATUSES)),
-    "tool_refusal": (_one_of(REFUSALS), _listed(REFUSALS)),
-    "codes": (_list_of_text, "a list of text"),
-    "call_id": (lambda value: value is None or type(value) in (str, int), "text, an integer or null"),
-    "text": (_text_or_null, "text or null"),
-    "privacy": (_one_of(PRIVACY_LEVELS), _listed(PRIVACY_LEVELS)),
-    "casts": (_list_of_text, "a list of text"),
-    "cast_count": (_integer, "an integer"),
-}
-
-
-def _shown(value: object) -> str:
-    """A value of a record, for a sentence: scalars as JSON (cut), lists and objects by kind."""
-    if type(value) is str:
-        return quote_text(value, 40)
-    if isinstance(value, (list, dict)):
-        return holds(value)
-    text = dump(value)
-    return escaped(text if len(text) <= 40 else text[:39] + "…")
-
-
-def _but(value: object, must_be: str) -> str:
-    if type(value) is list and must_be == "a list of text":  # an item is not text
-        number, item = next((n, item) for n, item in enumerate(value, 1) if type(item) is not str)
-        return f"but item {number} is {_shown(item)}"
-    return f"not {_shown(value)}"
-
-
-def _names(names: list[str]) -> str:
-    quoted = [f'"{name}"' for name in names]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
-
-
-def step_problem(data: object) -> str | None:
-    """Why decoded JSON is not a run step, as the end of a sentence; None where it is one.
-    Fields the record does not know are ignored (a newer writer may add some)."""
-    if not isinstance(data, dict):
-        return f"it is {holds(data)}, not a JSON object."
-    missing = [name for name in REQUIRED if name not in data]
-    if missing:
-        return f"{_names(missing)} {'is' if len(missing) == 1 else 'are'} missing."
-    for name, (test, must_be) in FIELDS.items():
-        if name in data and not test(data[name]):
-            return f'"{name}" must be {must_be}, {_but(data[name], must_be)}.'
-    return None
-
-
-def read_step(line: str, number: int, source: str) -> RunStep:
+def read_step_line(line: str, number: int, source: str) -> RunStep:
     where = f"line {number} of {source}"
     data = parse_json(line, where)
-    problem = step_problem(data)
-    if problem is None:
-        try:
-            return from_data({name: data[name] for name in FIELDS if name in data}, RunStep)
-        except Exception:  # noqa: BLE001  (a field the checks above let through)
-            problem = "its fields do not make a step."
-    raise InputError(f"{where} is not a run step: {problem}")
+    try:
+        return read_step(data)
+    except ValueError as problem:
+        raise InputError(f"{where} is not a run step: {problem}") from None
 
 
 def read_steps_file(path: str) -> tuple[list[RunStep], list[int]]:
@@ -108,7 +29,7 @@ def read_steps_file(path: str) -> tuple[list[RunStep], list[int]]:
     broken: list[tuple[int, str]] = []
     for number, line in json_lines(path, "steps"):
         try:
-            steps.append(read_step(line, number, source))
+            steps.append(read_step_line(line, number, source))
         except InputError as error:
             broken.append((number, str(error)))
     bad_lines([sentence for _, sentence in broken], source, *NOT_A_STEP)

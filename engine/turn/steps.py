@@ -11,18 +11,11 @@ import json
 from typing import IO, Iterable
 
 from attrs import evolve, field, frozen
-from cattrs import ClassValidationError, transform_error
-from cattrs.v import format_exception
 
 from ..check.convert import from_data, to_data
 from ..values.decoding import decode_json
 from .calls import TurnVerdict
-
-STATUSES = ("ok", "failed", "refused", "not-run", "declined")
-PRIVACY_LEVELS = ("full", "metadata-only")
-
-
-REFUSALS = (None, "arguments", "turn")
+from .step_fields import FIELDS, PRIVACY_LEVELS, REFUSALS, STATUSES, step_problem
 
 
 def _one_of(allowed: tuple):
@@ -76,29 +69,29 @@ def dump_steps(steps: Iterable[RunStep], out: IO[str]) -> None:
 
 
 def load_steps(lines: Iterable[str]) -> tuple[list[RunStep], list[tuple[int, str]]]:
-    """Steps from JSON lines, and each line that is not a step, with its number and why.
-    Blank lines are skipped."""
+    """Steps from JSON lines, and each line that is not a step, with its number and why in a
+    sentence. Blank lines are skipped."""
     steps: list[RunStep] = []
     broken: list[tuple[int, str]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            data = decode_json(line)
-            if not isinstance(data, dict):
-                raise ValueError("it is not a JSON object")
-            steps.append(from_data(data, RunStep))
+            steps.append(read_step(decode_json(line)))
         except json.JSONDecodeError as error:
-            broken.append((number, f"line {number} is not valid JSON ({error.msg.lower()} at column {error.colno})."))
-        except Exception as error:  # cattrs reports structure problems as several classes
-            broken.append((number, f"line {number} is not a run step ({_why(error)})."))
+            broken.append((number, f"line {number} is not valid JSON: {error.msg.lower()} at column {error.colno}."))
+        except (ValueError, RecursionError) as error:
+            broken.append((number, f"line {number} is not a run step: {error}"))
     return steps, broken
 
 
-def _why(error: Exception) -> str:
-    if isinstance(error, ClassValidationError):
-        def say(exception: BaseException, type_) -> str:
-            return str(exception) if isinstance(exception, ValueError) else format_exception(exception, type_)
-        problems = transform_error(error, path="step", format_exception=say)
-        return "; ".join(problems)[:200]
-    return (str(error) or error.__class__.__name__)[:160].rstrip(".")
+def read_step(data: object) -> RunStep:
+    """A decoded record as a step; `ValueError` saying why in a sentence where it is not one.
+    Fields the record does not know are ignored (a newer writer may add some)."""
+    problem = step_problem(data)
+    if problem is None:
+        try:
+            return from_data({name: data[name] for name in FIELDS if name in data}, RunStep)  # type: ignore[index]
+        except Exception:  # noqa: BLE001  (cattrs raises several kinds; the checks above let none through)
+            problem = "its fields do not make a step."
+    raise ValueError(problem)
