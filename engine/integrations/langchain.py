@@ -22,7 +22,6 @@ from typing import Any, Sequence
 from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain.agents.structured_output import AutoStrategy, ProviderStrategy, ToolStrategy
-
 from turngate import Table, Toolset
 
 from .langgraph import RecordStep, judge_turn, tool_schemas

@@ -23,7 +23,6 @@ from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import END
 from langgraph.types import Command
-
 from turngate import Call, RunStep, Table, Toolset, TurnVerdict, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).

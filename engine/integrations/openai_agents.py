@@ -25,10 +25,19 @@ import dataclasses
 import inspect
 from typing import Any, AsyncIterator, Callable
 
-from agents import (Agent, FunctionTool, Model, ModelProvider, ModelResponse, RunConfig,
-                    ToolErrorFormatterArgs, ToolExecutionConfig, ToolGuardrailFunctionOutput,
-                    ToolInputGuardrail, ToolInputGuardrailData)
-
+from agents import (
+    Agent,
+    FunctionTool,
+    Model,
+    ModelProvider,
+    ModelResponse,
+    RunConfig,
+    ToolErrorFormatterArgs,
+    ToolExecutionConfig,
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrail,
+    ToolInputGuardrailData,
+)
 from turngate import Call, CallAnswer, RunStep, Table, Toolset, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).

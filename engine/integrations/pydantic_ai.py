@@ -27,7 +27,6 @@ from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering
 from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import ToolDefinition
-
 from turngate import Call, CallAnswer, RunStep, Table, Toolset, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).

@@ -22,8 +22,8 @@ from .vocabulary import HOST_FACT_WIDTH, MESSAGE_TEXTS, MODEL_TEXTS
 TextMaker = Callable[[dict, tuple], "str | None"]
 
 _ABSENT: object = object()
-_STRUCTURES = ("list", "object")
 _UNMADE: object = object()
+_STRUCTURES = ("list", "object")
 
 
 def host_facts(code: str) -> set[str]:
@@ -85,42 +85,45 @@ class TableWords:
 
 
 class Wording:
-    """The sentence for findings of one code: `wording(facts, path)`."""
+    """The sentence for findings of one code: `wording(facts, path)`. The messages are tried
+    most specific first; each text a message names is made once per finding, when first
+    needed, and the first message whose texts are all known is filled."""
 
-    __slots__ = ("messages", "makers", "length", "plainest")
+    __slots__ = ("makers", "messages", "length")
 
     def __init__(self, words: TableWords, code: str):
         self.length = words.length
         hosted = host_facts(code)
-        self.makers: dict[str, TextMaker] = {}
-        self.messages: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+        names: dict[str, int] = {}  # each text's place in the list a finding's texts are made into
+        self.messages: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
         for entry in words.table.messages_for(code):
             parsed = list(Formatter().parse(entry.template))
             template = "".join(literal.replace("%", "%%") + ("%s" if name is not None else "")
                                for literal, name, _, _ in parsed)
-            fields = tuple(name for _, name, _, _ in parsed if name is not None)
-            needed = tuple(dict.fromkeys((*entry.guards, *fields)))
-            self.messages.append((template, needed, fields))
-            for name in needed:
-                self.makers.setdefault(name, text_maker(name, words, hosted))
-        self.plainest = self.messages[-1]
+            fields = [name for _, name, _, _ in parsed if name is not None]
+            for name in (*entry.guards, *fields):
+                names.setdefault(name, len(names))
+            needed = tuple(dict.fromkeys(names[name] for name in (*entry.guards, *fields)))
+            self.messages.append((template, needed, tuple(names[name] for name in fields)))
+        self.makers = tuple(text_maker(name, words, hosted) for name in names)
 
     def __call__(self, facts: dict, path: tuple) -> str:
-        made: dict[str, object] = {}
+        makers = self.makers
+        texts: list = [_UNMADE] * len(makers)
         for template, needed, fields in self.messages:
-            for name in needed:
-                text = made.get(name, _UNMADE)
+            for index in needed:
+                text = texts[index]
                 if text is _UNMADE:
-                    text = made[name] = self.makers[name](facts, path)
+                    text = texts[index] = makers[index](facts, path)
                 if text is None:
                     break
             else:
-                return self._finished(template % tuple(made[name] for name in fields))
+                return self._finished(template % tuple([texts[index] for index in fields]))
         # Every text a host's fact should give was not reported: the plainest message, with
         # what is unknown marked rather than guessed.
-        template, _, fields = self.plainest
-        texts = [made[name] if name in made else self.makers[name](facts, path) for name in fields]
-        return self._finished(template % tuple(ELLIPSIS if text is None else text for text in texts))
+        template, _, fields = self.messages[-1]
+        made = [makers[i](facts, path) if texts[i] is _UNMADE else texts[i] for i in fields]
+        return self._finished(template % tuple([ELLIPSIS if text is None else text for text in made]))
 
     def _finished(self, sentence: str) -> str:
         if len(sentence) > self.length:

@@ -38,7 +38,7 @@ def suggester(allowed: tuple[str, ...]) -> Callable[[object], str | None]:
 class Suggester:
     """The allowed names by folded length, each read into its pattern when first compared."""
 
-    __slots__ = ("_by_length", "_by_folded", "_patterns", "compared")
+    __slots__ = ("_by_length", "_by_folded", "_patterns", "_lengths_for", "compared")
 
     def __init__(self, allowed: tuple[str, ...]):
         self._by_length: dict[int, list[tuple[int, str, str, frozenset[str]]]] = {}
@@ -49,6 +49,7 @@ class Suggester:
                 self._by_length.setdefault(len(folded), []).append((index, name, folded, frozenset(folded)))
                 self._by_folded.setdefault(folded, name)
         self._patterns: dict[str, _Pattern] = {}
+        self._lengths_for: dict[int, tuple[int, ...]] = {}  # per size sent: the lengths worth trying, nearest first
         self.compared = 0  # characters compared, in all: what the budget bounds
 
     def closest(self, sent: object) -> str | None:
@@ -60,9 +61,10 @@ class Suggester:
         size, budget, cost, looks = len(wanted), BUDGET, max(len(wanted), 1), MOST_LOOKED_AT
         held = frozenset(wanted)
         best: tuple[int, int, str] | None = None  # (distance, index in `allowed`, name)
-        for length in _nearest_lengths(size, self._by_length):
-            if abs(size - length) > max(1, size // 3):
-                break  # farther lengths differ by more edits than any allowed
+        lengths = self._lengths_for.get(size)
+        if lengths is None:
+            lengths = self._lengths_for[size] = _nearest_lengths(size, self._by_length)
+        for length in lengths:
             bound = max(1, min(size, length) // 3)
             bound = bound if best is None else min(bound, best[0])
             if abs(size - length) > bound:
@@ -90,9 +92,11 @@ class Suggester:
         return pattern
 
 
-def _nearest_lengths(size: int, by_length: dict) -> list[int]:
-    """The lengths of allowed names, nearest to `size` first (shorter first among equals)."""
-    return sorted(by_length, key=lambda length: (abs(length - size), length))
+def _nearest_lengths(size: int, by_length: dict) -> tuple[int, ...]:
+    """The lengths of allowed names within the edits a name of `size` may differ by, nearest
+    to `size` first (shorter first among equals)."""
+    near = [length for length in by_length if abs(size - length) <= max(1, size // 3)]
+    return tuple(sorted(near, key=lambda length: (abs(length - size), length)))
 
 
 def _folded(name: str) -> str:
