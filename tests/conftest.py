@@ -25,8 +25,19 @@ def snapshot(snapshot):
 
 
 # The fuzz target (tests/test_fuzz.py) runs a short profile by default and in CI; the long
-# run is `python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz --no-cov`.
+# run is `python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz --no-cov -n 0`.
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile("fuzz", max_examples=50_000, deadline=None,
+                          suppress_health_check=list(HealthCheck))
+
+# The differential test (tests/test_differential.py) runs "differential-ci" by default (CI,
+# about half a minute); the long run is `python3 -m pytest tests/test_differential.py
+# --hypothesis-profile=differential-long --no-cov -n 0 -p no:cacheprovider`. Its three tests (one
+# per shipped table) run one after another, so each gets a large but finite budget (ten minutes
+# or more each) rather than the first one running forever.
+settings.register_profile("differential-ci", max_examples=300, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                                 HealthCheck.filter_too_much])
+settings.register_profile("differential-long", max_examples=30_000, deadline=None,
                           suppress_health_check=list(HealthCheck))

@@ -2,7 +2,7 @@
 table text, under every shipped table. Nothing may raise but the documented errors, every
 message stays one clean bounded sentence, and no sent text can forge a line of an answer.
 
-Short by default (CI); long:  python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz --no-cov
+Short by default (CI); long:  python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz --no-cov -n 0
 """
 
 from __future__ import annotations

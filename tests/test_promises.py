@@ -139,6 +139,18 @@ def test_the_casts_of_the_issue_leave_valid_values_as_sent(schema, sent):
         assert result.changed == ()
 
 
+def test_a_one_of_with_equal_branches_casts_nothing_into_both():
+    """Found by the long differential run: equal branches share one compiled node, and a
+    cast that both would hold leaves the `oneOf` invalid."""
+    schema = {"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "string"}]}}}
+    assert not valid(schema, {"a": "0"})
+    for table in TABLES:
+        result = turngate.compile_schema(schema, table, casts=True).cast({"a": 0})
+        assert result.arguments == {"a": 0} and result.changed == ()
+    other = {"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "boolean"}]}}}
+    assert turngate.compile_schema(other, "extended", casts=True).cast({"a": 0}).arguments == {"a": "0"}
+
+
 # ── Never raises ───────────────────────────────────────────────────────────────────────
 
 HUGE = "9" * 5000

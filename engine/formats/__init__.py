@@ -17,7 +17,7 @@ A turn file holds the tools offered and the model's turn, in the format's own sh
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Mapping
+from collections.abc import Mapping
 
 from attrs import field, frozen
 

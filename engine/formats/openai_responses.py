@@ -3,7 +3,7 @@ output, and the answers of a refused turn as `function_call_output` items."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset

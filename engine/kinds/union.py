@@ -51,22 +51,25 @@ class Union:
         holders = self.holders(value)
         if holders:
             return holders[0].cast(value, caster) if len(holders) == 1 else value
-        for _, branch in self.branches:
+        for index, (_, branch) in enumerate(self.branches):
             probe = caster.probe()
             cast = branch.cast(value, probe)
-            if cast is not value and self._holds_only(branch, cast):
+            if cast is not value and self._holds_only(index, cast):
                 caster.merge(probe)
                 return cast
         caster.note(False)
         return value
 
-    def _holds_only(self, chosen: CompiledNode, value: object) -> bool:
-        judge = chosen.casting and chosen.casting.judge
+    def _holds_only(self, chosen: int, value: object) -> bool:
+        """Whether the branch at `chosen` holds the value exactly (for `oneOf`, it alone:
+        by place, since equal branches share one compiled node)."""
+        casting = self.branches[chosen][1].casting
+        judge = casting and casting.judge
         if not judge or judge(value) is not True:
             return False
         return not self.one_of or all(
             node.casting is not None and node.casting.judge(value) is False
-            for _, node in self.branches if node is not chosen)
+            for index, (_, node) in enumerate(self.branches) if index != chosen)
 
 
 @frozen

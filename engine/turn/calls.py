@@ -4,7 +4,8 @@ told apart."""
 
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from attrs import field, frozen
 

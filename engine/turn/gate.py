@@ -9,7 +9,7 @@ sent again with the corrected one ("turn").
 from __future__ import annotations
 
 import json
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from ..check.schema import CompiledSchema, SchemaCache, resolve_table
 from ..compile.compiled_table import compiled_table
@@ -58,7 +58,7 @@ def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | object,
     else:
         toolset = Toolset(tools, table, casts=bool(casts))
     casts = toolset.casts
-    given = calls if type(calls) is tuple else _as_turn(calls)
+    given = calls if type(calls) is tuple else tuple(calls) if type(calls) is list else _as_turn(calls)
     if not casts:
         received = _fits_as_given(given, toolset)
         if received is not None:
@@ -94,10 +94,10 @@ def _fits_as_given(turn: tuple, toolset: Toolset) -> tuple | None:
     fits_for = toolset.fits
     ids = set()
     for item in turn:
-        if type(item) is Call:
-            tool, arguments, call_id = item.tool, item.arguments, item.id
-        elif type(item) is dict:
+        if type(item) is dict:
             tool, arguments, call_id = tool_name(item), item.get("arguments", _NONE), item.get("id")
+        elif type(item) is Call:
+            tool, arguments, call_id = item.tool, item.arguments, item.id
         else:
             return None
         if type(arguments) is str:
@@ -127,9 +127,9 @@ def _fits_once_decoded(turn: tuple, toolset: Toolset) -> tuple | None:
             return None
         if type(arguments) is str:
             try:
-                arguments = _decode(arguments)
+                arguments = decode_json(arguments)
             except (ValueError, RecursionError):
-                arguments = _decoded_slowly(arguments)
+                arguments = {} if not arguments.strip() else _UNDECODED  # the slow path words why
         fits = fits_for.get(tool) if type(tool) is str else None
         if fits is None or arguments is _UNDECODED or not fits(arguments):
             return None
@@ -143,18 +143,6 @@ def _fits_once_decoded(turn: tuple, toolset: Toolset) -> tuple | None:
 
 _NONE: dict = {}  # no arguments sent; checked, never changed
 _UNDECODED: object = object()
-_decode = json.JSONDecoder().decode  # what json.loads calls, without its checks of the type
-
-
-def _decoded_slowly(text: str) -> object:
-    """Text the plain decoder refused: blank (no arguments), an integer of more digits than
-    Python reads at once, or `_UNDECODED` where the call is refused (the slow path words why)."""
-    if not text.strip():
-        return {}
-    try:
-        return decode_json(text)
-    except (ValueError, RecursionError):
-        return _UNDECODED
 
 
 def _cast_turn(calls: tuple[Call, ...], toolset: Toolset) -> TurnVerdict:

@@ -5,7 +5,7 @@ told apart by their shape. Each format's module reads its own shape with these f
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..values.shapes import (
     Place,

@@ -6,7 +6,7 @@ An SDK's objects are read as the plain data they dump to.
 from __future__ import annotations
 
 import json
-from typing import Mapping
+from collections.abc import Mapping
 
 from attrs import frozen
 
