@@ -6,6 +6,7 @@ LangChain agents and LangGraph graphs that answers every interrupt."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -17,7 +18,7 @@ from langgraph.types import Command
 from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models.function import DeltaToolCall, FunctionModel
 
-from turngate import Call, check_turn
+from turngate import Call, RunStep, check_turn, dump_steps, load_steps
 
 # The scenario --------------------------------------------------------------------------------
 
@@ -229,3 +230,26 @@ def run_graph(graph, mode: str, resume_with=lambda interrupt: {"decisions": [{"t
 async def consume(stream) -> None:
     async for _ in stream:
         pass
+
+
+def assert_clean_runs_alike(with_gate, without_gate, gated: tuple, plain: tuple) -> None:
+    """A clean run is the same with the gate as without: its transcript, the approvals asked
+    (some), the tools run (some) and what the model was sent. `gated` and `plain` are each
+    run's (model, recorder)."""
+    (gated_model, gated_recorder), (plain_model, plain_recorder) = gated, plain
+    assert with_gate.transcript() == without_gate.transcript()
+    assert with_gate.approvals == without_gate.approvals != []
+    assert gated_recorder.runs == plain_recorder.runs != []
+    assert [[m.content for m in sent] for sent in gated_model.inputs] == \
+           [[m.content for m in sent] for sent in plain_model.inputs]
+
+
+def assert_steps_of_the_refused_and_the_broken_turn(steps: list) -> None:
+    """The run steps of REFUSED_TURN then BROKEN_TURN, at metadata-only, and read back as
+    they were written."""
+    assert steps == [RunStep(turn, index, tool, status, refusal, codes, privacy="metadata-only")
+                     for turn, found in ((1, REFUSED_STEPS), (2, BROKEN_STEPS))
+                     for index, (tool, status, refusal, codes) in enumerate(found, 1)]
+    written = io.StringIO()
+    dump_steps(steps, written)
+    assert load_steps(written.getvalue().splitlines()) == (steps, [])

@@ -92,11 +92,7 @@ def test_d_an_all_clean_run_is_the_same_with_and_without_the_gate(mode):
     script = [s.CLEAN_TURN, s.FINAL_TEXT]
     (gated, gated_model, gated_recorder), (plain, plain_model, plain_recorder) = build(script), build(script, gate=False)
     with_gate, without_gate = s.run_graph(gated, mode, approve), s.run_graph(plain, mode, approve)
-    assert with_gate.transcript() == without_gate.transcript()
-    assert with_gate.approvals == without_gate.approvals != []
-    assert gated_recorder.runs == plain_recorder.runs != []
-    assert [[m.content for m in sent] for sent in gated_model.inputs] == \
-           [[m.content for m in sent] for sent in plain_model.inputs]
+    s.assert_clean_runs_alike(with_gate, without_gate, (gated_model, gated_recorder), (plain_model, plain_recorder))
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import sys
 
@@ -15,7 +14,7 @@ from agents import (Agent, ModelBehaviorError, RunConfig, Runner, ToolExecutionC
 from agents.testing import ScriptedModel, assistant_message, function_call
 
 import scripted_models as s
-from turngate import RunStep, dump_steps, load_steps
+from turngate import RunStep
 from turngate.integrations.openai_agents import GatedModel, TurnGate, turn_number
 
 set_tracing_disabled(True)
@@ -134,12 +133,7 @@ def test_f_the_runs_steps_are_recorded_with_their_codes_at_metadata_only(mode):
     agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT])
     gate = TurnGate(agent, record=steps.append)
     run(gate.agent, mode, gate.run_config())
-    assert steps == [RunStep(turn, index, tool, status, refusal, codes, privacy="metadata-only")
-                     for turn, found in ((1, s.REFUSED_STEPS), (2, s.BROKEN_STEPS))
-                     for index, (tool, status, refusal, codes) in enumerate(found, 1)]
-    written = io.StringIO()
-    dump_steps(steps, written)
-    assert load_steps(written.getvalue().splitlines()) == (steps, [])
+    s.assert_steps_of_the_refused_and_the_broken_turn(steps)
 
 
 def test_a_host_run_config_and_a_model_named_by_text_are_gated_too():

@@ -5,7 +5,6 @@ stream each model response)."""
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,7 @@ from pydantic_ai import (Agent, DeferredToolRequests, DeferredToolResults, Funct
 from pydantic_ai.capabilities import AbstractCapability
 
 import scripted_models as s
-from turngate import RunStep, dump_steps, load_steps
+from turngate import RunStep
 from turngate.integrations.pydantic_ai import TurnGate
 
 MODES = ["plain", "streamed"]
@@ -146,12 +145,7 @@ def test_f_the_runs_steps_are_recorded_with_their_codes_at_metadata_only(mode):
     steps: list[RunStep] = []
     agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], record=steps.append)
     run(agent, mode)
-    assert steps == [RunStep(turn, index, tool, status, refusal, codes, privacy="metadata-only")
-                     for turn, found in ((1, s.REFUSED_STEPS), (2, s.BROKEN_STEPS))
-                     for index, (tool, status, refusal, codes) in enumerate(found, 1)]
-    written = io.StringIO()
-    dump_steps(steps, written)
-    assert load_steps(written.getvalue().splitlines()) == (steps, [])
+    s.assert_steps_of_the_refused_and_the_broken_turn(steps)
 
 
 def test_each_run_gets_a_gate_of_its_own():

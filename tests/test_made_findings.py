@@ -142,3 +142,20 @@ def test_a_required_plain_property_has_the_facts_a_walk_through_the_skips_gives(
         return next(rule.names for rule, _ in root.entries if isinstance(rule, RequiredRule))
     assert required_names(None) == required_names([])
     assert ("odd", False, ()) in required_names(None)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_a_sentence_the_schema_decides_is_what_the_wording_makes_for_any_argument(table):
+    """`Wording.decided` makes all but the argument's name once per kind of finding: the
+    sentence must still be the one `wording(facts, path)` makes, cut and capitalised for the
+    argument it names."""
+    words = compiled_table(turngate.load_table(table)).words
+    paths = [("uid",), ("a" * 300,), (), ("two words",), ("elements", 2, "x"), ("ünïcode",)]
+    type_lists = [(name,) for name in TYPES] + [("string", "integer"), ("array", "null"), ()]
+    for code, facts_of in (("kind", lambda types: [{"types": types, "value": []}, {"types": types, "value": {}}]),
+                           ("missing", lambda types: [{"types": types}])):
+        wording = words.wording(code)
+        for types in type_lists:
+            for facts in facts_of(types):
+                for path in paths * 2:  # the second time from what was made the first
+                    assert wording.decided(facts, path) == wording(facts, path), (code, facts, path)

@@ -44,7 +44,7 @@ class CompiledTable:
         for a code whose words a host's facts may change."""
         if code in self._hosted_codes:
             return None
-        return new_tuple(Mismatch, (path, code, self.words.wording(code)(facts, path)))
+        return new_tuple(Mismatch, (path, code, self.words.wording(code).decided(facts, path)))
 
 
 def _plain_leaf_keys(table: Table, skip_keywords: frozenset[str]) -> frozenset[str] | None:

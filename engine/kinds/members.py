@@ -35,6 +35,7 @@ class MembersRule:
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     passing: dict = field(init=False, eq=False, repr=False)  # name -> types that pass outright
     closest: Callable[[object], str | None] | None = field(init=False, eq=False, repr=False)
+    collect: Collect = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         passing = {name: types for name, node in self.by_name.items()
@@ -42,6 +43,7 @@ class MembersRule:
         object.__setattr__(self, "passing", passing)
         object.__setattr__(self, "closest", suggester(self.names) if self.closed else None)
         object.__setattr__(self, "fits", self._test())
+        object.__setattr__(self, "collect", self._walker(_NONE_WORDED))
 
     # ── Reading the schema ──────────────────────────────────────────────────────────────
 
@@ -88,27 +90,30 @@ class MembersRule:
 
     # ── Reporting ───────────────────────────────────────────────────────────────────────
 
-    def collect(self, value: dict, path: tuple, found, worded: dict = _NONE_WORDED) -> None:
-        """Each argument that fails, in the order sent; `worded` holds findings worded at
-        compile time, by name and type of value."""
-        if not isinstance(value, dict):
-            return
-        lookup, undeclared = self.by_name.get, False if self.closed else self.extra
-        passing_types = self.passing.get
-        for key, item in value.items():
-            types = passing_types(key)
-            if types is not None and type(item) in types:
-                continue
-            node = lookup(key, undeclared)
-            if node is False:
-                facts = {"allowed": self.names, "closest": self.closest(key)}
-                found.add((*path, key), "additional", facts)
-            elif node is not None and not node.fits(item):
-                mismatch = worded.get((key, type(item))) if worded else None
-                if mismatch is None:
-                    node.collect(item, (*path, key), found)
-                else:
-                    found.add_worded(mismatch)
+    def _walker(self, worded: dict) -> Collect:
+        """`collect`: each argument that fails, in the order sent; `worded` holds findings
+        worded at compile time, by name and type of value."""
+        lookup, passing_types = self.by_name.get, self.passing.get
+        undeclared: object = False if self.closed else self.extra
+        names, closest, worded_for = self.names, self.closest, worded.get if worded else None
+
+        def collect(value: object, path: tuple, found) -> None:
+            if not isinstance(value, dict):
+                return
+            for key, item in value.items():
+                types = passing_types(key)
+                if types is not None and type(item) in types:
+                    continue
+                node = lookup(key, undeclared)
+                if node is False:
+                    found.add((*path, key), "additional", {"allowed": names, "closest": closest(key)})
+                elif node is not None and not node.fits(item):
+                    mismatch = worded_for((key, type(item))) if worded_for else None
+                    if mismatch is None:
+                        node.collect(item, (*path, key), found)
+                    else:
+                        found.add_worded(mismatch)
+        return collect
 
     def root_collect(self, word) -> Collect:
         """`collect` at the root, where what is said of an argument refused by its type
@@ -121,7 +126,7 @@ class MembersRule:
                 if mismatch is None:
                     return self.collect
                 worded[(name, kind)] = mismatch
-        return lambda value, path, found: self.collect(value, path, found, worded)
+        return self._walker(worded)
 
     # ── Casting ─────────────────────────────────────────────────────────────────────────
 

@@ -20,9 +20,11 @@ class RequiredRule:
     facts: ClassVar = ()
     names: tuple[tuple[str, bool, tuple[str, ...]], ...]  # name, refuses null, declared types
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
+    collect: Collect = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "fits", self._test())
+        object.__setattr__(self, "collect", self._walker(_NONE_WORDED))
 
     @classmethod
     def from_node(cls, node: dict, context: SchemaContext) -> RequiredRule | None:
@@ -50,19 +52,23 @@ class RequiredRule:
             return True
         return fits
 
-    def collect(self, value: dict, path: tuple, found, worded: dict = _NONE_WORDED) -> None:
-        """Each missing name in `required` order, then each null; `worded` holds findings
-        worded at compile time, by name."""
-        for name, refuses_null, types in self.names:
-            sent = value.get(name, NO_MEMBER)
-            if sent is NO_MEMBER:
-                mismatch = worded.get(name)
-                if mismatch is None:
-                    found.add((*path, name), "missing", {"types": types})
-                else:
-                    found.add_worded(mismatch)
-            elif sent is None and refuses_null:
-                found.add((*path, name), "null", {"types": types})
+    def _walker(self, worded: dict) -> Collect:
+        """`collect`: each missing name in `required` order, then each null; `worded` holds
+        findings worded at compile time, by name."""
+        names, worded_for = self.names, worded.get
+
+        def collect(value: dict, path: tuple, found) -> None:
+            for name, refuses_null, types in names:
+                sent = value.get(name, NO_MEMBER)
+                if sent is NO_MEMBER:
+                    mismatch = worded_for(name)
+                    if mismatch is None:
+                        found.add((*path, name), "missing", {"types": types})
+                    else:
+                        found.add_worded(mismatch)
+                elif sent is None and refuses_null:
+                    found.add((*path, name), "null", {"types": types})
+        return collect
 
     def root_collect(self, word) -> Collect:
         """`collect` at the root, where what is said of a missing argument depends on
@@ -74,4 +80,4 @@ class RequiredRule:
             if mismatch is None:
                 return self.collect
             worded[name] = mismatch
-        return lambda value, path, found: self.collect(value, path, found, worded)
+        return self._walker(worded)

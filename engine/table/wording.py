@@ -9,6 +9,7 @@ sentence is cut to the table's length and begins with a capital.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from string import Formatter
 from typing import Callable
 
@@ -23,7 +24,8 @@ TextMaker = Callable[[dict, tuple], "str | None"]
 
 _ABSENT: object = object()
 _UNMADE: object = object()
-_STRUCTURES = ("list", "object")
+_UNQUOTED = (None, "list", "object")  # no scalar to quote: named by its kind instead
+_DECIDED_KINDS = ("absent", "list", "object")
 
 
 def host_facts(code: str) -> set[str]:
@@ -89,13 +91,15 @@ class Wording:
     most specific first; each text a message names is made once per finding, when first
     needed, and the first message whose texts are all known is filled."""
 
-    __slots__ = ("makers", "messages", "length")
+    __slots__ = ("makers", "messages", "length", "_argument", "_decided")
 
     def __init__(self, words: TableWords, code: str):
         self.length = words.length
         hosted = host_facts(code)
         names: dict[str, int] = {}  # each text's place in the list a finding's texts are made into
-        self.messages: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+        # Each message: its template, the texts it needs (guards and placeholders), and how
+        # its placeholders' texts are picked from them.
+        self.messages: list[tuple[str, tuple[int, ...], Callable[[list], tuple], tuple[int, ...]]] = []
         for entry in words.table.messages_for(code):
             parsed = list(Formatter().parse(entry.template))
             template = "".join(literal.replace("%", "%%") + ("%s" if name is not None else "")
@@ -104,31 +108,77 @@ class Wording:
             for name in (*entry.guards, *fields):
                 names.setdefault(name, len(names))
             needed = tuple(dict.fromkeys(names[name] for name in (*entry.guards, *fields)))
-            self.messages.append((template, needed, tuple(names[name] for name in fields)))
+            places = tuple(names[name] for name in fields)
+            self.messages.append((template, needed, _picker(places), places))
         self.makers = tuple(text_maker(name, words, hosted) for name in names)
+        # The argument's text, where the engine makes it from the path alone; and what
+        # `decided` made, by types and kind of value.
+        self._argument = names.get("argument") if "argument" not in hosted else None
+        self._decided: dict[tuple, tuple] = {}
 
     def __call__(self, facts: dict, path: tuple) -> str:
+        texts: list = [_UNMADE] * len(self.makers)
+        chosen = self._chosen(texts, facts, path)
+        if chosen is None:
+            # Every text a host's fact should give was not reported: the plainest message,
+            # with what is unknown marked rather than guessed.
+            template, _, _, places = self.messages[-1]
+            made = [self.makers[i](facts, path) if texts[i] is _UNMADE else texts[i] for i in places]
+            return self._finished(template % tuple([ELLIPSIS if text is None else text for text in made]))
+        sentence = chosen[0] % chosen[2](texts)
+        return self._finished(sentence) if len(sentence) > self.length or sentence[:1].islower() else sentence
+
+    def _chosen(self, texts: list, facts: dict, path: tuple) -> tuple | None:
+        """The first message whose texts are all known, each text made into `texts` when
+        first needed; None when none is."""
         makers = self.makers
-        texts: list = [_UNMADE] * len(makers)
-        for template, needed, fields in self.messages:
-            for index in needed:
+        for message in self.messages:
+            for index in message[1]:
                 text = texts[index]
                 if text is _UNMADE:
                     text = texts[index] = makers[index](facts, path)
                 if text is None:
                     break
             else:
-                return self._finished(template % tuple([texts[index] for index in fields]))
-        # Every text a host's fact should give was not reported: the plainest message, with
-        # what is unknown marked rather than guessed.
-        template, _, fields = self.messages[-1]
-        made = [makers[i](facts, path) if texts[i] is _UNMADE else texts[i] for i in fields]
-        return self._finished(template % tuple([ELLIPSIS if text is None else text for text in made]))
+                return message
+        return None
+
+    def decided(self, facts: dict, path: tuple) -> str:
+        """The sentence of a finding the schema alone decides (its facts: the declared types,
+        and a list or an object sent, if any), as `wording(facts, path)` makes it. All but
+        the argument's name is the same for each such finding of the same types and kind of
+        value, so the rest is made once per table."""
+        value = facts.get("value", _ABSENT)
+        kind = "absent" if value is _ABSENT else _kind(value)
+        if self._argument is None or kind not in _DECIDED_KINDS or len(facts) != 1 + (value is not _ABSENT):
+            return self(facts, path)
+        key = (facts.get("types"), kind)
+        made = self._decided.get(key)
+        if made is None:
+            texts = [_UNMADE] * len(self.makers)
+            texts[self._argument] = ""  # made per finding, below
+            chosen = self._chosen(texts, facts, path)
+            if chosen is None:
+                return self(facts, path)
+            made = self._decided[key] = (chosen[0], chosen[2], texts)
+        template, pick, texts = made
+        texts = texts.copy()
+        texts[self._argument] = self.makers[self._argument](facts, path)
+        sentence = template % pick(texts)
+        return self._finished(sentence) if len(sentence) > self.length or sentence[:1].islower() else sentence
 
     def _finished(self, sentence: str) -> str:
         if len(sentence) > self.length:
             sentence = sentence[: self.length - 2] + ELLIPSIS + "."
         return sentence[0].upper() + sentence[1:] if sentence[:1].islower() else sentence
+
+
+def _picker(fields: tuple[int, ...]) -> Callable[[list], tuple]:
+    """The texts a template's placeholders take, in order, from a finding's list of texts."""
+    if len(fields) == 1:
+        (field,) = fields
+        return lambda texts: (texts[field],)
+    return itemgetter(*fields) if fields else lambda texts: ()
 
 
 def text_maker(name: str, words: TableWords, hosted: set[str]) -> TextMaker:
@@ -156,7 +206,7 @@ def _engine_text(name: str, words: TableWords) -> TextMaker | None:
     if name == "sent":
         width = MESSAGE_TEXTS["sent"]
         return lambda facts, path: (None if (value := facts.get("value", _ABSENT)) is _ABSENT
-                                    or _kind(value) in (None, *_STRUCTURES) else quote_scalar(value, width))
+                                    or _kind(value) in _UNQUOTED else quote_scalar(value, width))
     if name == "expected":
         return lambda facts, path: words.expected(types) if (types := facts.get("types")) else None
     if name == "sent_json":
