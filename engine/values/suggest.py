@@ -56,14 +56,17 @@ class Suggester:
         if type(sent) is not str or len(sent) > LONGEST_COMPARED or not self._by_length:
             return None
         wanted = _folded(sent)
-        if wanted in self._by_folded:
-            return self._by_folded[wanted]
-        size, budget, cost, looks = len(wanted), BUDGET, max(len(wanted), 1), MOST_LOOKED_AT
-        held = frozenset(wanted)
-        best: tuple[int, int, str] | None = None  # (distance, index in `allowed`, name)
+        exact = self._by_folded.get(wanted)
+        if exact is not None:
+            return exact
+        size = len(wanted)
         lengths = self._lengths_for.get(size)
         if lengths is None:
             lengths = self._lengths_for[size] = _nearest_lengths(size, self._by_length)
+        if not lengths:
+            return None  # no allowed name is near it in length
+        budget, cost, looks, held = BUDGET, max(size, 1), MOST_LOOKED_AT, frozenset(wanted)
+        best: tuple[int, int, str] | None = None  # (distance, index in `allowed`, name)
         for length in lengths:
             bound = max(1, min(size, length) // 3)
             bound = bound if best is None else min(bound, best[0])
