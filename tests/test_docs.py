@@ -3,9 +3,10 @@
 A `sh` block's commands are run from the repository's top folder; where a `text` block
 follows, it is their output (standard output, and standard error for a command that fails).
 Three kinds of command are not run as written, each for a stated reason: an install before
-`&&` is what CI itself does before the tests (the rest of the line is run); `python3 -m
-pytest` would run this very test, so it is collected instead (`--collect-only`); the full
-benchmark takes half an hour, so its smoke run is made (`--smoke`).
+`&&` is what CI itself does before the tests (the rest of the line is run); the test command
+(`python3 -m pytest`) would run this very test, so the page must show exactly the line CI
+runs (`.ci/run`), which is how it is run; the full benchmark takes ten minutes, so its smoke
+run is made (`--smoke`).
 
 A `python` block is run with the blocks before it on its page, in a fresh interpreter, and
 its output compared with a `text` block that follows. Blocks that need a model or a server
@@ -16,7 +17,6 @@ links a file, else it must be what a command above printed.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -54,19 +54,14 @@ def as_run(command: str) -> str:
     """The command as the test runs it (see the module's docstring)."""
     if command.startswith("python3 -m pip install") and "&&" in command:
         command = command.split("&&", 1)[1].strip()
-    if command.startswith("python3 -m pytest"):
-        return command + " --collect-only -q -p no:cacheprovider --no-cov"
     if command == "python3 benchmarks/run.py":
         return command + " --smoke"
     return command
 
 
 def run_shell(command: str) -> subprocess.CompletedProcess:
-    # A collection of the whole suite is not measured for coverage: it would only be slower.
-    environment = {name: value for name, value in os.environ.items()
-                   if not (command.startswith("python3 -m pytest") and name.startswith(("COV", "COVERAGE")))}
     return subprocess.run(["bash", "-c", as_run(command)], capture_output=True, text=True, cwd=ROOT,
-                          timeout=600, stdin=subprocess.DEVNULL, env=environment)
+                          timeout=600, stdin=subprocess.DEVNULL)
 
 
 def shown(done: subprocess.CompletedProcess) -> str:
@@ -92,6 +87,10 @@ def test_each_block_runs_as_shown(page, index):
     if language == "sh":
         outputs = []
         for command in commands(text):
+            if "python3 -m pytest" in command:
+                ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+                assert command in ci, f"{command!r} is not the line .ci/run runs"
+                continue
             done = run_shell(command)
             # Exit 2 is unusable input: shown on purpose only where the page prints its sentence.
             allowed = (0, 1, 2) if expected is not None else (0, 1)

@@ -55,7 +55,7 @@ def assert_bounded(verdict, limit=10):
 
 
 @pytest.mark.parametrize("table", TABLES)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=any_schema, arguments=json_values)
 def test_compile_and_check_never_raise_and_stay_bounded(table, schema, arguments):
     verdict = turngate.compile_schema(schema, table).check(arguments)
@@ -90,7 +90,7 @@ plain_schemas = st.recursive(leaf, composite, max_leaves=10)
 
 
 @pytest.mark.parametrize("table", TABLES)
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.data_too_large])
 @given(data=st.data())
