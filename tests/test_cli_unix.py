@@ -72,6 +72,13 @@ def test_piped_into_head_the_command_prints_no_traceback(many_steps, many_calls,
     assert done.stderr == b""
 
 
+def interruptible(argv: list[str]) -> subprocess.Popen:
+    """The command started as from a shell, where Ctrl-C is not ignored: a test runner's
+    worker may ignore SIGINT, and a child would inherit that."""
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
 def interrupted(process: subprocess.Popen) -> subprocess.CompletedProcess:
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
@@ -79,8 +86,7 @@ def interrupted(process: subprocess.Popen) -> subprocess.CompletedProcess:
 
 
 def test_ctrl_c_while_batch_reads_a_pipe_that_never_ends_exits_130_quietly():
-    process = subprocess.Popen([*COMMAND, "batch", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, cwd=ROOT)
+    process = interruptible([*COMMAND, "batch", "-"])
     process.stdin.write(CORPUS_LINE)
     process.stdin.flush()
     assert process.stdout.readline().startswith(b'{"id": 1, "ok": false')  # answered as it came: running
@@ -89,8 +95,7 @@ def test_ctrl_c_while_batch_reads_a_pipe_that_never_ends_exits_130_quietly():
 
 
 def test_ctrl_c_while_check_waits_for_standard_input_exits_130_quietly():
-    process = subprocess.Popen([*COMMAND, "check", str(EXAMPLES / "get_page.schema.json"), "-"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    process = interruptible([*COMMAND, "check", str(EXAMPLES / "get_page.schema.json"), "-"])
     _wait_until_reading(process.pid)
     done = interrupted(process)
     assert (done.returncode, done.stdout) == (130, b"") and quiet(done.stderr), done.stderr.decode()
