@@ -36,7 +36,7 @@ settings.register_profile("fuzz", max_examples=50_000, deadline=None,
 # --hypothesis-profile=differential-long --no-cov -n 0 -p no:cacheprovider`. Its three tests (one
 # per shipped table) run one after another, so each gets a large but finite budget (ten minutes
 # or more each) rather than the first one running forever.
-settings.register_profile("differential-ci", max_examples=150, deadline=None,
+settings.register_profile("differential-ci", max_examples=100, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                  HealthCheck.filter_too_much])
 settings.register_profile("differential-long", max_examples=30_000, deadline=None,

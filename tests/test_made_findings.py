@@ -115,7 +115,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
 NAMES = st.sampled_from(["a", "b", "c", "d", "e"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(table=st.sampled_from(TABLES),
        types=st.dictionaries(NAMES, st.sampled_from(TYPES) | st.lists(st.sampled_from(TYPES), max_size=2)),
        required=st.lists(NAMES, unique=True), closed=st.booleans(),
