@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,20 @@ from syrupy.extensions.amber import AmberSnapshotExtension
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+
+#: Test files of frameworks that need an environment of their own, with the module each needs:
+#: collected only where that module is installed (the matrix runs them in their environments).
+FRAMEWORK_TESTS: dict[str, str] = {}
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
+
+
+collect_ignore = [name for name, module in FRAMEWORK_TESTS.items() if not _installed(module)]
 
 
 class TopLevelSnapshots(AmberSnapshotExtension):
