@@ -4,6 +4,8 @@ model's scripted turns: plain and streamed (the agent's `streaming`), a person a
 through the workflow's `InputRequiredEvent` / `HumanResponseEvent`. No network, no key."""
 
 import asyncio
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -15,6 +17,8 @@ from llama_index.core.tools import FunctionTool, ToolSelection
 from llama_index.core.workflow import Context, HumanResponseEvent, InputRequiredEvent, WorkflowRuntimeError
 
 import scenario as s
+from conftest import EXAMPLES, ROOT
+from test_integrations import RAN, REFUSED, STEP
 from turngate import Call, RunStep, Table
 from turngate.integrations.llamaindex import (GatedAgentWorkflow, GatedFunctionAgent, GateError, TurnGate,
                                               turn_calls)
@@ -321,3 +325,14 @@ def test_calls_the_model_sent_without_their_text_are_judged_as_llamaindex_reads_
     output = AgentOutput(response=ChatMessage(role="assistant", content=""), tool_calls=[selection],
                          current_agent_name="pages")
     assert turn_calls(output) == [Call("call_1", "get_page", {"uid": 42})]
+
+
+@pytest.mark.slow
+def test_the_example_runs_offline_and_shows_the_refused_turn_answered():
+    done = subprocess.run([sys.executable, str(EXAMPLES / "integrations" / "llamaindex_agent.py")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(STEP), done.stdout
+    assert lines[1] == "Approval asked for: {'uid': 42, 'title': 'Opening hours', 'status': 'review'}"
+    assert REFUSED in done.stdout and done.stdout.count(RAN) == 1 and lines[-1] == "Result: Done."
