@@ -310,7 +310,7 @@ def test_a_gated_agent_in_a_workflow_that_does_not_answer_its_turns_runs_nothing
 
 def test_a_gated_workflow_takes_gated_agents_only():
     plain = FunctionAgent(name="pages", tools=[], llm=MockFunctionCallingLLM())
-    with pytest.raises(GateError, match="'pages' is not"):
+    with pytest.raises(GateError, match="not gated: 'pages'."):
         GatedAgentWorkflow(agents=[plain])
 
 

@@ -42,7 +42,7 @@ from llama_index.core.tools import AsyncBaseTool, ToolOutput
 from llama_index.core.workflow import Context, step
 from turngate import Call, RunStep, Table, Toolset, TurnVerdict, check_turn, load_table, refused_steps
 
-if TYPE_CHECKING:  # newer releases only; a step's annotations are read at run time, this one's never
+if TYPE_CHECKING:  # new in 0.14.14; take_step is no step, so its annotations are never read at run time
     from llama_index.core.agent.workflow.agent_context import AgentContext
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
@@ -173,7 +173,8 @@ class GatedFunctionAgent(FunctionAgent):
 
     @step
     async def call_tool(self, ctx: Context, ev: ToolCall) -> ToolCallResult:
-        return await refused_result(ctx, ev) or await super().call_tool(ctx, ev)
+        answer = await refused_result(ctx, ev)
+        return answer if answer is not None else await super().call_tool(ctx, ev)
 
 
 class GatedAgentWorkflow(AgentWorkflow):
@@ -184,7 +185,7 @@ class GatedAgentWorkflow(AgentWorkflow):
         ungated = [agent.name for agent in agents if not isinstance(agent, GatedFunctionAgent)]
         if ungated:
             raise GateError(f"every agent of a GatedAgentWorkflow must be a GatedFunctionAgent, so that its turns "
-                            f"are judged; {', '.join(map(repr, ungated))} is not.")
+                            f"are judged; not gated: {', '.join(map(repr, ungated))}.")
         super().__init__(agents, **options)
 
     @step
@@ -195,4 +196,5 @@ class GatedAgentWorkflow(AgentWorkflow):
 
     @step
     async def call_tool(self, ctx: Context, ev: ToolCall) -> ToolCallResult:
-        return await refused_result(ctx, ev) or await super().call_tool(ctx, ev)
+        answer = await refused_result(ctx, ev)
+        return answer if answer is not None else await super().call_tool(ctx, ev)
