@@ -6,6 +6,11 @@ escalation out of a `LoopAgent`, `transfer_to_agent`, `set_model_response`, long
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import version
 from typing import Any, AsyncGenerator
 
 import pytest
@@ -19,9 +24,11 @@ from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import InMemoryRunner
 from google.adk.tools import FunctionTool, LongRunningFunctionTool, ToolContext, exit_loop
 from google.genai import types
+from packaging.requirements import Requirement
 from pydantic import BaseModel, ValidationError
 
 import scenario as s
+from conftest import EXAMPLES, ROOT
 from turngate import RunStep
 from turngate.integrations.adk import GateOrderError, TurnGate
 
@@ -295,3 +302,124 @@ def test_a_refused_turn_never_ends_the_run_and_a_fitting_one_ends_it_as_without_
     assert transcript(gated_events) == transcript(plain_events)
     assert gated_recorder.log == plain_recorder.log == recorder.log
     assert [r.contents for r in gated_model.requests] == [r.contents for r in plain_model.requests]
+
+
+# Where the gate stands among plugins and callbacks --------------------------------------------
+
+class Watching(BasePlugin):
+    """A host's plugin that only looks."""
+
+    def __init__(self) -> None:
+        super().__init__(name="watching")
+
+
+def test_a_run_where_the_gate_is_not_the_first_plugin_stops_before_the_model_is_called():
+    recorder, model = s.Recorder(), scripted([s.REFUSED_TURN, s.FINAL_TEXT])
+    agent = LlmAgent(name="pages", model=model, tools=page_tools(recorder))
+    runner = InMemoryRunner(app=App(name="pages", root_agent=agent, plugins=[Watching(), TurnGate()]))
+    with pytest.raises(RuntimeError) as raised:
+        run(runner)
+    assert isinstance(raised.value.__cause__, GateOrderError)
+    assert str(raised.value.__cause__) == (
+        "the turn gate must be the first plugin, but 'watching' comes before it, and a plugin that answers a tool "
+        "call or a model request first keeps the gate from deciding the turn: list TurnGate() first in plugins=[...]")
+    assert model.requests == [] and recorder.log == []
+    # Listed first, it gates the same run.
+    runner = InMemoryRunner(app=App(name="pages", root_agent=agent, plugins=[TurnGate(), Watching()]))
+    run(runner)
+    assert answers(model.requests[1])["call_2"] == error(s.REFUSED_UPDATE)
+
+
+def test_the_gate_judges_the_turn_as_the_agents_own_after_model_callback_leaves_it():
+    """An agent's after_model_callback runs after every plugin's and may change the turn: the
+    gate judges the turn that runs, the one in the session."""
+    def complete_titles(callback_context: Any, llm_response: LlmResponse) -> LlmResponse:
+        for part in llm_response.content.parts if llm_response.content else []:
+            if part.function_call and part.function_call.name == "update_page_metadata":
+                part.function_call.args = {**(part.function_call.args or {}), "title": "Opening hours",
+                                           "status": "review"}
+        return llm_response
+
+    recorder, model = s.Recorder(), scripted([s.REFUSED_TURN, s.FINAL_TEXT])
+    agent = LlmAgent(name="pages", model=model, tools=page_tools(recorder, confirm=False),
+                     after_model_callback=complete_titles)
+    events, _ = run(runner_for(agent))
+    assert recorder.runs == [("get_page", s.REFUSED_TURN[0][2]), ("update_page_metadata", s.CLEAN_TURN[1][2])]
+    assert events[-1].content.parts[0].text == s.FINAL_TEXT
+
+
+UNOFFERED = 'Refused: no tool named "update_page_metadata" was offered, so nothing was run.'
+
+
+def test_the_gate_judges_by_the_declarations_the_model_was_sent():
+    """An agent's before_model_callback runs after the plugins' and may take a tool out of the
+    request: a call of it is a call of a tool that was not offered, though ADK would run it."""
+    def offer_reading_only(callback_context: Any, llm_request: LlmRequest) -> None:
+        for tool in llm_request.config.tools or []:
+            tool.function_declarations = [declaration for declaration in tool.function_declarations or []
+                                          if declaration.name == "get_page"]
+
+    recorder, model = s.Recorder(), scripted([s.CLEAN_TURN, s.FINAL_TEXT])
+    agent = LlmAgent(name="pages", model=model, tools=page_tools(recorder, confirm=False),
+                     before_model_callback=offer_reading_only)
+    run(runner_for(agent))
+    assert answers(model.requests[1]) == {"call_3": error(not_run("get_page")), "call_4": error(UNOFFERED)}
+    assert recorder.log == []
+
+
+@pytest.mark.parametrize("casts", [False, True])
+def test_with_casts_a_fitting_turn_hands_the_tool_its_arguments_cast(casts):
+    """turngate's lenient default lets "Review" through for a Literal["draft", "review", ...],
+    and ADK's FunctionTool hands it on as sent; with casts the tool gets "review". The
+    session keeps what the model sent."""
+    sent = {"uid": 42, "title": "Opening hours", "status": "Review"}
+    recorder, model = s.Recorder(), scripted([[("call_4", "update_page_metadata", sent)], s.FINAL_TEXT])
+    agent = LlmAgent(name="pages", model=model, tools=page_tools(recorder, confirm=False))
+    events, _ = run(runner_for(agent, casts=casts))
+    assert recorder.runs == [("update_page_metadata", s.CLEAN_TURN[1][2] if casts else sent)]
+    assert events[0].get_function_calls()[0].args == sent
+
+
+def test_an_mcp_servers_tools_are_gated_too():
+    """An `McpToolset`'s tools (turngate's demo server, over stdio) are declared from the
+    server's input schemas: nothing of a refused turn reaches the server."""
+    from google.adk.tools.mcp_tool import McpToolset
+    from google.adk.tools.mcp_tool.mcp_session_manager import StdioConnectionParams
+    from mcp import StdioServerParameters
+
+    good_update = {"uid": 42, "title": "Hours", "status": "draft", "keywords": ["hours"]}
+    model = scripted([[("call_1", "update_page_metadata", good_update), ("call_2", "get_page", {"uid": [42]})],
+                      [("call_3", "get_page", {"uid": 42})], s.FINAL_TEXT])
+    server = StdioServerParameters(command=sys.executable, args=["-m", "turngate.mcp.demo_server"])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=server))
+    try:
+        run(runner_for(LlmAgent(name="pages", model=model, tools=[toolset])))
+    finally:
+        asyncio.run(toolset.close())
+    answered = answers(model.requests[1])
+    assert answered["call_1"] == error(not_run("update_page_metadata"))
+    assert answered["call_2"]["error"].startswith('Refused: the arguments do not match the schema of tool "get_page"')
+    page = json.loads(answers(model.requests[2])["call_3"]["content"][0]["text"])
+    assert page["status"] == "published"  # the sibling's update never reached the server
+
+
+# The example, the extra ------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_the_example_runs_offline_and_shows_the_refused_turn_answered():
+    done = subprocess.run([sys.executable, str(EXAMPLES / "integrations" / "adk_agent.py")],
+                          capture_output=True, text=True, timeout=180, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(
+        '{"turn": 1, "index": 1, "tool": "update_page", "status": "refused", "tool_refusal": "arguments", '
+        '"codes": ["missing", "enum"], "call_id": null, "text": null, "privacy": "metadata-only"')
+    assert lines[1] == "Approval asked for: [{'uid': 42, 'title': 'Opening hours', 'status': 'review'}]"
+    assert '   pages: Refused: the arguments do not match the schema of tool "update_page", so nothing was run.' in lines
+    assert lines.count("   pages: Page 42 is now 'Opening hours', review.") == 1 and lines[-1] == "   pages: Done."
+
+
+def test_the_installed_release_is_in_the_range_the_adk_extra_declares():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    [requirement] = extras["adk"]
+    assert Requirement(requirement).specifier.contains(version("google-adk"))

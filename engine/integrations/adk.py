@@ -1,22 +1,22 @@
 """turngate for Google's Agent Development Kit: a runner plugin that checks every call of the
 model's turn before any of it runs (`pip install 'turngate[adk]'`).
 
-    runner = InMemoryRunner(agent=agent, plugins=[TurnGate()])
+    app = App(name="pages", root_agent=agent, plugins=[TurnGate()])  # the first plugin
 
-ADK runs a turn's calls one `before_tool_callback` at a time, but by then the model's event
-holding the whole turn is in the session, as the agent's own `after_model_callback` left it:
-the first call of a turn to arrive has the gate judge all of the event's calls, against the
-function declarations of the request the model was sent (kept from `before_model_callback`;
-the agent's callbacks change that same request in place). Each call of a refused turn is then
-answered instead of run, as `{"error": <its "Refused: ..." or "Not run: ..." text>}`: no tool
-body, no agent `before_tool_callback`, no confirmation runs, and the gate's
-`after_tool_callback` gives the answer the last word, with no action that would end the run
-(`skip_summarization`, `escalate`, `transfer_to_agent`). A turn that fits runs untouched (with
-`casts=True`, its arguments cast where they need it).
+ADK hands a turn's calls to the plugins one `before_tool_callback` at a time, but by then the
+model's event holding the whole turn is in the session, as the agent's own
+`after_model_callback` left it. The first call of a turn to arrive has the gate judge all of
+the event's calls, against the function declarations of the request the model was sent (kept
+from `before_model_callback`: the agent's own callbacks change that same request in place).
+Each call of a refused turn is then answered instead of run, with
+`{"error": <its "Refused: ..." or "Not run: ..." text>}`: no tool body, no agent
+`before_tool_callback` and no confirmation runs, and the gate's `after_tool_callback` answers
+again so that no agent `after_tool_callback` can replace the answer or end the run on it. A
+turn that fits runs untouched (with `casts=True`, its arguments cast where they need it).
 
-Plugins answer in the order they are listed, the first to answer ending the chain, so the
-gate must be the first plugin: a run where it is not raises `GateOrderError` before the
-model is called.
+Plugins are asked in the order they are listed, and the first to answer ends the chain, so
+the gate must be the first plugin: a run where it is not stops with `GateOrderError` before
+the model is called.
 """
 
 from __future__ import annotations
@@ -68,10 +68,10 @@ class GateOptions:
 @dataclass(frozen=True)
 class Decision:
     """One turn's decision: the answer per call id of a refused turn, or the arguments per
-    call id of a turn that fits (cast, where casts changed them)."""
+    call id that a cast changed in a turn that fits."""
 
     answers: dict[str, CallAnswer]
-    arguments: dict[str, Any]
+    cast: dict[str, Any]
 
 
 class TurnGate(BasePlugin):
@@ -102,30 +102,30 @@ class TurnGate(BasePlugin):
     async def before_tool_callback(self, *, tool: BaseTool, tool_args: dict[str, Any],
                                    tool_context: ToolContext) -> dict[str, Any] | None:
         decision = self.decision(tool_context)
-        call_id = tool_context.function_call_id
-        if decision is None or call_id is None:
+        call_id = tool_context.function_call_id or ""
+        if decision is None:
             return None
         answer = decision.answers.get(call_id)
         if answer is not None:
             return {"error": answer.text}
-        arguments = decision.arguments.get(call_id)
-        if arguments is not None and arguments is not tool_args and arguments != tool_args:
+        if call_id in decision.cast:
             tool_args.clear()  # ADK hands the tool this same dict
-            tool_args.update(arguments)
+            tool_args.update(decision.cast[call_id])
         return None
+
+    async def on_tool_error_callback(self, *, tool: BaseTool, tool_args: dict[str, Any], tool_context: ToolContext,
+                                     error: Exception) -> dict[str, Any] | None:
+        # ADK before 1.2x looked a tool up before any before_tool_callback, and reported an
+        # unknown one here first: its turn is decided here then.
+        answer = self.answer(tool_context)
+        return None if answer is None else {"error": answer.text}
 
     async def after_tool_callback(self, *, tool: BaseTool, tool_args: dict[str, Any], tool_context: ToolContext,
                                   result: dict[str, Any]) -> dict[str, Any] | None:
-        found = find_turn(tool_context)
-        decision = None if found is None else self.decisions.get(found[0][found[1]].id)
-        answer = None if decision is None else decision.answers.get(tool_context.function_call_id or "")
-        if answer is None:
-            return None
         # Answered here, the agent's after_tool_callbacks never see the call: no tool ran for
         # them to describe, and none of them can end the run on a refused turn's answer.
-        actions = tool_context.actions
-        actions.skip_summarization = actions.escalate = actions.transfer_to_agent = None
-        return {"error": answer.text}
+        answer = self.answer(tool_context)
+        return None if answer is None else {"error": answer.text}
 
     async def after_run_callback(self, *, invocation_context: InvocationContext) -> None:
         for kept in [key for key in self.requests if key[0] == invocation_context.invocation_id]:
@@ -146,13 +146,19 @@ class TurnGate(BasePlugin):
         keep(self.decisions, events[at].id, decided, KEPT_TURNS)
         return decided
 
+    def answer(self, tool_context: ToolContext) -> CallAnswer | None:
+        """The answer to this call, if its turn was refused."""
+        decision = self.decision(tool_context)
+        return None if decision is None else decision.answers.get(tool_context.function_call_id or "")
+
     def judge(self, event: Event, request: LlmRequest, turn: int) -> Decision:
         options = self.options
         calls = [Call(call.id, call.name or "", {} if call.args is None else call.args)
                  for call in event.get_function_calls()]
         verdict = check_turn(calls, Toolset(offered_schemas(request), options.table, casts=options.casts))
         if verdict.ok:
-            return Decision({}, {str(call.id): call.arguments for call in verdict.calls})
+            return Decision({}, {str(call.id): cast.arguments for call, cast in zip(verdict.calls, verdict.casts)
+                                 if cast.changed})
         if options.record is not None:
             for step in refused_steps(verdict, turn, options.privacy):
                 options.record(step)
@@ -170,6 +176,7 @@ def offered_schemas(request: LlmRequest) -> dict[str, object]:
 
 
 def declared_schema(declaration: types.FunctionDeclaration) -> object:
+    """A declaration's parameters in JSON Schema's words (None where it declares none)."""
     if declaration.parameters_json_schema is not None:
         return declaration.parameters_json_schema
     if declaration.parameters is not None:
@@ -179,7 +186,8 @@ def declared_schema(declaration: types.FunctionDeclaration) -> object:
 
 
 def place(context: CallbackContext | ToolContext) -> Place:
-    return (context.invocation_id, context.branch, context.agent_name)
+    # ADK 1.x contexts name no branch: there an agent's name alone tells parallel agents apart.
+    return (context.invocation_id, getattr(context, "branch", None), context.agent_name)
 
 
 def find_turn(tool_context: ToolContext) -> tuple[list[Event], int] | None:
