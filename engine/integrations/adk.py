@@ -115,8 +115,8 @@ class TurnGate(BasePlugin):
 
     async def on_tool_error_callback(self, *, tool: BaseTool, tool_args: dict[str, Any], tool_context: ToolContext,
                                      error: Exception) -> dict[str, Any] | None:
-        # ADK before 1.2x looked a tool up before any before_tool_callback, and reported an
-        # unknown one here first: its turn is decided here then.
+        # ADK before 2.11 looks a tool up before any before_tool_callback runs, and reports an
+        # unknown one here, first: its turn is decided here then.
         answer = self.answer(tool_context)
         return None if answer is None else {"error": answer.text}
 
