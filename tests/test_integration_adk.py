@@ -16,6 +16,7 @@ from typing import Any, AsyncGenerator
 import pytest
 from google.adk.agents import LlmAgent, LoopAgent
 from google.adk.apps import App
+from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 from google.adk.agents.run_config import RunConfig, StreamingMode
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
@@ -91,10 +92,10 @@ def runner_for(agent: Any, gate: bool = True, **gate_options: Any) -> InMemoryRu
     return InMemoryRunner(app=App(name="pages", root_agent=agent, plugins=plugins))
 
 
-def run(runner: InMemoryRunner, mode: str = "plain") -> tuple[list[Any], list[tuple[str, dict]]]:
+def run(runner: InMemoryRunner, mode: str = "plain", **settings: Any) -> tuple[list[Any], list[tuple[str, dict]]]:
     """Runs to the end, confirming every call ADK asks a person about: the events, and the
-    calls confirmed."""
-    config = RunConfig(streaming_mode=StreamingMode.SSE if mode == "streamed" else StreamingMode.NONE)
+    calls confirmed. `settings` go to the `RunConfig`."""
+    config = RunConfig(streaming_mode=StreamingMode.SSE if mode == "streamed" else StreamingMode.NONE, **settings)
 
     async def until_done() -> tuple[list[Any], list[tuple[str, dict]]]:
         session = await runner.session_service.create_session(app_name=runner.app_name, user_id="host")
@@ -197,6 +198,14 @@ def test_f_the_runs_steps_are_recorded_with_their_codes_at_metadata_only(mode):
                      for index, (tool, status, refusal, codes) in enumerate(found, 1)]
 
 
+def test_a_refused_turn_spends_one_of_the_runs_model_requests():
+    """Written down in docs/integrations.md: `max_llm_calls` counts the refused turn's request."""
+    runner, model, recorder = build([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT])
+    with pytest.raises(LlmCallsLimitExceededError):
+        run(runner, max_llm_calls=1)
+    assert len(model.requests) == 1 and recorder.log == []
+
+
 def test_the_full_privacy_level_keeps_call_ids_and_texts():
     steps: list[RunStep] = []
     runner, _, _ = build([s.REFUSED_TURN, s.FINAL_TEXT], record=steps.append, privacy="full")
@@ -292,6 +301,9 @@ def test_a_refused_turn_never_ends_the_run_and_a_fitting_one_ends_it_as_without_
     # With it, nothing of the turn runs, the model gets the answers, and the run goes on...
     events, model, recorder = play(make_agent, refused, True, mode)
     assert answers(model.requests[1]) == {"call_2": error(s.REFUSED_UPDATE), "call_8": error(not_run(tool))}
+    # (ADK marks a turn holding a long-running call final, though the gate answered the call.)
+    turn = next(event for event in events if event.get_function_calls() and not event.partial)
+    assert turn.is_final_response() is (rule == "long_running")
     assert [call for call in recorder.log if call[0] != tool] == []
     # ...to end as a run of the corrected turn alone ends without the gate,
     plain_events, plain_model, plain_recorder = play(make_agent, fitting, False, mode)
