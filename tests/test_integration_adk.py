@@ -16,6 +16,7 @@ from typing import Any, AsyncGenerator
 import pytest
 from google.adk.agents import LlmAgent, LoopAgent
 from google.adk.apps import App
+from google.adk.features import FeatureName, is_feature_enabled, override_feature_enabled
 from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 from google.adk.agents.run_config import RunConfig, StreamingMode
 from google.adk.models.base_llm import BaseLlm
@@ -30,7 +31,7 @@ from pydantic import BaseModel, ValidationError
 
 import scenario as s
 from conftest import EXAMPLES, ROOT
-from turngate import RunStep
+from turngate import RunStep, TableError
 from turngate.integrations.adk import GateOrderError, TurnGate
 
 MODES = ["plain", "streamed"]
@@ -206,6 +207,23 @@ def test_a_refused_turn_spends_one_of_the_runs_model_requests():
     assert len(model.requests) == 1 and recorder.log == []
 
 
+def test_a_table_or_privacy_level_that_does_not_exist_is_said_when_the_gate_is_made():
+    with pytest.raises(ValueError, match='^privacy is one of "full", "metadata-only", not "none"$'):
+        TurnGate(privacy="none")
+    with pytest.raises(TableError, match="^nope: there is no table file here"):
+        TurnGate(table="nope")
+
+
+def test_another_table_judges_by_its_rules():
+    """The strict table refuses a fraction for an integer, which the default lets through."""
+    turn = [("call_3", "get_page", {"uid": 42.5, "language": "de"})]
+    for table, refused in ((None, False), ("strict", True)):
+        runner, model, recorder = build([turn, s.FINAL_TEXT], table=table)
+        run(runner)
+        assert ("error" in answers(model.requests[1])["call_3"]) is refused
+        assert recorder.log == ([] if refused else [("get_page", turn[0][2])])
+
+
 def test_the_full_privacy_level_keeps_call_ids_and_texts():
     steps: list[RunStep] = []
     runner, _, _ = build([s.REFUSED_TURN, s.FINAL_TEXT], record=steps.append, privacy="full")
@@ -377,6 +395,24 @@ def test_the_gate_judges_by_the_declarations_the_model_was_sent():
     run(runner_for(agent))
     assert answers(model.requests[1]) == {"call_3": error(not_run("get_page")), "call_4": error(UNOFFERED)}
     assert recorder.log == []
+
+
+def test_declarations_in_geminis_own_schema_are_read_as_json_schema():
+    """With ADK's JSON_SCHEMA_FOR_FUNC_DECL feature off, a declaration carries a Gemini `Schema`
+    (`parameters`) instead of JSON Schema: the gate reads it in JSON Schema's words."""
+    was = is_feature_enabled(FeatureName.JSON_SCHEMA_FOR_FUNC_DECL)
+    override_feature_enabled(FeatureName.JSON_SCHEMA_FOR_FUNC_DECL, False)
+    try:
+        runner, model, recorder = build([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT])
+        run(runner)
+    finally:
+        override_feature_enabled(FeatureName.JSON_SCHEMA_FOR_FUNC_DECL, was)
+    declared = [declaration for tool in model.requests[0].config.tools or []
+                for declaration in tool.function_declarations or []]
+    assert [(d.name, d.parameters is not None, d.parameters_json_schema) for d in declared] == [
+        ("get_page", True, None), ("update_page_metadata", True, None)]
+    assert answers(model.requests[1]) == {"call_1": error(s.NOT_RUN_GET_PAGE), "call_2": error(s.REFUSED_UPDATE)}
+    assert recorder.runs == [("get_page", s.CLEAN_TURN[0][2]), ("update_page_metadata", s.CLEAN_TURN[1][2])]
 
 
 @pytest.mark.parametrize("casts", [False, True])

@@ -53,7 +53,7 @@ class GateOrderError(RuntimeError):
     """The gate is not the first plugin of the run, so another plugin could answer first."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GateOptions:
     """How a gate judges and what it keeps: the rules `table` (turngate's default when None),
     `record` given each step of a refused turn kept at `privacy`, and `casts` (a turn that
@@ -64,8 +64,14 @@ class GateOptions:
     privacy: str = "metadata-only"
     casts: bool = False
 
+    def __post_init__(self) -> None:
+        # A table or privacy level that does not exist is said when the gate is made, in
+        # turngate's words, rather than at the first refused turn, inside a run.
+        object.__setattr__(self, "table", Toolset({}, self.table).table)
+        RunStep(1, 1, None, "refused", privacy=self.privacy)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One turn's decision: the answer per call id of a refused turn, or the arguments per
     call id that a cast changed in a turn that fits."""
@@ -142,7 +148,7 @@ class TurnGate(BasePlugin):
         request = self.requests.get(place(tool_context))
         if decided is not None or request is None:
             return decided
-        decided = self.judge(events[at], request, turn_number(events, at))
+        decided = self.judge(events, at, request)
         keep(self.decisions, events[at].id, decided, KEPT_TURNS)
         return decided
 
@@ -151,16 +157,17 @@ class TurnGate(BasePlugin):
         decision = self.decision(tool_context)
         return None if decision is None else decision.answers.get(tool_context.function_call_id or "")
 
-    def judge(self, event: Event, request: LlmRequest, turn: int) -> Decision:
+    def judge(self, events: list[Event], at: int, request: LlmRequest) -> Decision:
+        """The decision on the turn `events[at]`, its steps recorded if it is refused."""
         options = self.options
         calls = [Call(call.id, call.name or "", {} if call.args is None else call.args)
-                 for call in event.get_function_calls()]
+                 for call in events[at].get_function_calls()]
         verdict = check_turn(calls, Toolset(offered_schemas(request), options.table, casts=options.casts))
         if verdict.ok:
             return Decision({}, {str(call.id): cast.arguments for call, cast in zip(verdict.calls, verdict.casts)
                                  if cast.changed})
         if options.record is not None:
-            for step in refused_steps(verdict, turn, options.privacy):
+            for step in refused_steps(verdict, turn_number(events, at), options.privacy):
                 options.record(step)
         return Decision({str(answer.call_id): answer for answer in verdict.answers}, {})
 
