@@ -1,7 +1,7 @@
 """The Google ADK gate (turngate.integrations.adk), driven through a real `InMemoryRunner` with a
 scripted `BaseLlm`: plain runs and SSE-streamed ones, approvals through ADK's tool
-confirmation, and a test per way an ADK run ends after tool calls (`skip_summarization`,
-escalation out of a `LoopAgent`, `transfer_to_agent`, `set_model_response`, long-running tools)."""
+confirmation, the gate's options, its place among plugins and the agent's own callbacks, an
+MCP toolset, the example and the extra. The ways a run ends: test_integration_adk_stops.py."""
 
 from __future__ import annotations
 
@@ -11,135 +11,31 @@ import subprocess
 import sys
 import tomllib
 from importlib.metadata import version
-from typing import Any, AsyncGenerator
+from typing import Any
 
 import pytest
-from google.adk.agents import LlmAgent, LoopAgent
+from google.adk.agents import LlmAgent
+from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 from google.adk.apps import App
 from google.adk.features import FeatureName, is_feature_enabled, override_feature_enabled
-from google.adk.agents.invocation_context import LlmCallsLimitExceededError
-from google.adk.agents.run_config import RunConfig, StreamingMode
-from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import InMemoryRunner
-from google.adk.tools import FunctionTool, LongRunningFunctionTool, ToolContext, exit_loop
 from google.genai import types
 from packaging.requirements import Requirement
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 import scenario as s
+from adk_support import MODES, answers, build, error, not_run, page_tools, run, runner_for, scripted, transcript
 from conftest import EXAMPLES, ROOT
 from turngate import RunStep, TableError
 from turngate.integrations.adk import GateOrderError, TurnGate
 
-MODES = ["plain", "streamed"]
-CONFIRMATION = "adk_request_confirmation"  # the call ADK makes to ask a person
 # ADK's FunctionCall holds arguments as an object, so the scenario's broken turn comes without
 # its text that is not JSON (see test_arguments_that_are_not_json_never_reach_a_turn).
 BROKEN_TURN = s.BROKEN_TURN[1:]
 BROKEN_STEPS = [(None, "refused", "arguments", ("unknown-tool",)), ("get_page", "not-run", "turn", ())]
-pytestmark = pytest.mark.filterwarnings("ignore:LoopAgent is deprecated:DeprecationWarning")
-
-
-class ScriptedLlm(BaseLlm):
-    """Plays the model's turns in order: text, or calls of (id, tool, arguments). Streamed,
-    each part comes as a partial response first, then the whole turn, as Gemini sends it."""
-
-    turns: list[Any]
-    requests: list[LlmRequest] = []
-    streamed: list[bool] = []
-
-    async def generate_content_async(self, llm_request: LlmRequest,
-                                     stream: bool = False) -> AsyncGenerator[LlmResponse, None]:
-        self.requests.append(llm_request.model_copy(deep=True))
-        self.streamed.append(stream)
-        turn = self.turns[len(self.requests) - 1]
-        parts = [types.Part(text=turn)] if isinstance(turn, str) else [
-            types.Part(function_call=types.FunctionCall(id=call_id, name=name, args=arguments))
-            for call_id, name, arguments in turn]
-        for part in parts if stream else ():
-            yield LlmResponse(content=types.Content(role="model", parts=[part]), partial=True)
-        yield LlmResponse(content=types.Content(role="model", parts=parts))
-
-
-def scripted(script: list[Any]) -> ScriptedLlm:
-    return ScriptedLlm(model="scripted", turns=script, requests=[], streamed=[])
-
-
-def page_tools(recorder: s.Recorder, confirm: bool = True) -> list[Any]:
-    """The scenario's tools: `update_page_metadata` asks a person first, where `confirm`."""
-    def get_page(uid: int, language: str) -> str:
-        """Read a page."""
-        return recorder.get_page(uid, language)
-
-    def update_page_metadata(uid: int, title: str, status: s.Status) -> str:
-        """Change a page's title and status."""
-        return recorder.update_page_metadata(uid, title, status)
-
-    return [get_page, FunctionTool(update_page_metadata, require_confirmation=confirm)]
-
-
-def build(script: list[Any], gate: bool = True, tools: list[Any] | None = None,
-          **gate_options: Any) -> tuple[InMemoryRunner, ScriptedLlm, s.Recorder]:
-    recorder, model = s.Recorder(), scripted(script)
-    agent = LlmAgent(name="pages", model=model, tools=page_tools(recorder) if tools is None else tools)
-    return runner_for(agent, gate, **gate_options), model, recorder
-
-
-def runner_for(agent: Any, gate: bool = True, **gate_options: Any) -> InMemoryRunner:
-    plugins = [TurnGate(**gate_options)] if gate else []
-    return InMemoryRunner(app=App(name="pages", root_agent=agent, plugins=plugins))
-
-
-def run(runner: InMemoryRunner, mode: str = "plain", **settings: Any) -> tuple[list[Any], list[tuple[str, dict]]]:
-    """Runs to the end, confirming every call ADK asks a person about: the events, and the
-    calls confirmed. `settings` go to the `RunConfig`."""
-    config = RunConfig(streaming_mode=StreamingMode.SSE if mode == "streamed" else StreamingMode.NONE, **settings)
-
-    async def until_done() -> tuple[list[Any], list[tuple[str, dict]]]:
-        session = await runner.session_service.create_session(app_name=runner.app_name, user_id="host")
-        message = types.Content(role="user", parts=[types.Part(text=s.USER_TEXT)])
-        events: list[Any] = []
-        approvals: list[tuple[str, dict]] = []
-        while message is not None:
-            asked = []
-            async for event in runner.run_async(user_id="host", session_id=session.id, new_message=message,
-                                                run_config=config):
-                events.append(event)
-                asked += [call for call in event.get_function_calls() if call.name == CONFIRMATION]
-            approvals += [(call.args["originalFunctionCall"]["name"], call.args["originalFunctionCall"]["args"])
-                          for call in asked]
-            message = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
-                id=call.id, name=CONFIRMATION, response={"confirmed": True})) for call in asked]) if asked else None
-        return events, approvals
-
-    return asyncio.run(until_done())
-
-
-def answers(request: LlmRequest) -> dict[str, Any]:
-    """The function responses of the model's latest input, by call id."""
-    return {part.function_response.id: part.function_response.response
-            for part in request.contents[-1].parts or [] if part.function_response}
-
-
-def transcript(events: list[Any]) -> list[Any]:
-    """What a run said and did, without the ids and times that differ from run to run."""
-    def made(call_id: str | None) -> str | None:  # ADK's own ids are new each run
-        return "adk-" if call_id and call_id.startswith("adk-") else call_id
-
-    def part(p: types.Part) -> Any:
-        call, response = p.function_call, p.function_response
-        return (p.text, call and (made(call.id), call.name, call.args),
-                response and (made(response.id), response.response))
-    return [(event.author, event.partial, event.content and [part(p) for p in event.content.parts or []],
-             event.actions.model_dump(exclude_none=True, exclude={"requested_tool_confirmations"}))
-            for event in events]
-
-
-def error(text: str) -> dict[str, str]:
-    return {"error": text}
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -230,108 +126,6 @@ def test_the_full_privacy_level_keeps_call_ids_and_texts():
     run(runner)
     assert [(step.call_id, step.text) for step in steps] == [("call_1", s.NOT_RUN_GET_PAGE),
                                                             ("call_2", s.REFUSED_UPDATE)]
-
-
-# Every way an ADK run ends after tool calls ----------------------------------------------------
-
-class Summary(BaseModel):
-    summary: str
-
-
-def publishing(model: ScriptedLlm, recorder: s.Recorder) -> LlmAgent:
-    """A tool whose result is the run's answer: it sets `skip_summarization`."""
-    def publish_page(uid: int, tool_context: ToolContext) -> str:
-        """Publish a page."""
-        recorder.log.append(("publish_page", {"uid": uid}))
-        tool_context.actions.skip_summarization = True
-        return f"Page {uid} published."
-
-    return LlmAgent(name="pages", model=model, tools=[*page_tools(recorder, confirm=False), publish_page])
-
-
-def summarizing_nothing(model: ScriptedLlm, recorder: s.Recorder) -> LlmAgent:
-    """The agent's own after_tool_callback sets `skip_summarization` on every call."""
-    def skip_summarization(tool: Any, args: Any, tool_context: ToolContext, tool_response: Any) -> None:
-        tool_context.actions.skip_summarization = True
-
-    return LlmAgent(name="pages", model=model, tools=page_tools(recorder, confirm=False),
-                    after_tool_callback=skip_summarization)
-
-
-def looping(model: ScriptedLlm, recorder: s.Recorder) -> LoopAgent:
-    """`exit_loop` escalates out of the loop."""
-    pages = LlmAgent(name="pages", model=model, tools=[*page_tools(recorder, confirm=False), exit_loop])
-    return LoopAgent(name="loop", max_iterations=3, sub_agents=[pages])
-
-
-def transferring(model: ScriptedLlm, recorder: s.Recorder) -> LlmAgent:
-    """`transfer_to_agent` hands the run to another agent."""
-    publisher = LlmAgent(name="publisher", description="Publishes pages.", model=scripted(["Published."]))
-    return LlmAgent(name="pages", model=model, tools=page_tools(recorder, confirm=False), sub_agents=[publisher])
-
-
-def structured(model: ScriptedLlm, recorder: s.Recorder) -> LlmAgent:
-    """An output schema with tools: ADK offers `set_model_response`, whose result ends the run."""
-    return LlmAgent(name="pages", model=model, tools=page_tools(recorder, confirm=False), output_schema=Summary)
-
-
-def waiting(model: ScriptedLlm, recorder: s.Recorder) -> LlmAgent:
-    """A long-running tool that returns nothing yet: the run pauses for the host's answer."""
-    def request_review(uid: int) -> None:
-        """Ask a person to review a page."""
-        recorder.log.append(("request_review", {"uid": uid}))
-
-    return LlmAgent(name="pages", model=model,
-                    tools=[*page_tools(recorder, confirm=False), LongRunningFunctionTool(request_review)])
-
-
-STOP_RULES = {  # the agent, the call that ends its run, and whether it ends a turn with a bad call too
-    "skip_summarization": (publishing, ("publish_page", {"uid": 42}), True),
-    "skip_summarization_by_callback": (summarizing_nothing, ("get_page", {"uid": 42, "language": "de"}), True),
-    "escalate": (looping, ("exit_loop", {}), True),
-    "transfer_to_agent": (transferring, ("transfer_to_agent", {"agent_name": "publisher"}), True),
-    "set_model_response": (structured, ("set_model_response", {"summary": "Retitled."}), True),
-    # ADK pauses only where no call of the turn was answered: the bad call's error goes back.
-    "long_running": (waiting, ("request_review", {"uid": 42}), False),
-}
-
-
-def play(make_agent: Any, script: list[Any], gate: bool, mode: str) -> tuple[list[Any], ScriptedLlm, s.Recorder]:
-    recorder, model = s.Recorder(), scripted(script)
-    events, _ = run(runner_for(make_agent(model, recorder), gate), mode)
-    return events, model, recorder
-
-
-def not_run(tool: str) -> str:
-    return s.NOT_RUN_GET_PAGE.replace('"get_page"', f'"{tool}"')
-
-
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("rule", STOP_RULES)
-def test_a_refused_turn_never_ends_the_run_and_a_fitting_one_ends_it_as_without_the_gate(rule, mode):
-    make_agent, (tool, arguments), ends_a_bad_turn = STOP_RULES[rule]
-    refused = [[s.REFUSED_TURN[1], ("call_8", tool, arguments)], [("call_9", tool, arguments)]]
-    fitting = [[("call_9", tool, arguments)]]
-
-    # Without the gate the stopping call runs, and (but for a long-running one) ends the run.
-    _, plain_model, plain_recorder = play(make_agent, refused, False, mode)
-    assert len(plain_model.requests) == 1 if ends_a_bad_turn else plain_recorder.log[0] == (tool, arguments)
-    # With it, nothing of the turn runs, the model gets the answers, and the run goes on...
-    events, model, recorder = play(make_agent, refused, True, mode)
-    assert answers(model.requests[1]) == {"call_2": error(s.REFUSED_UPDATE), "call_8": error(not_run(tool))}
-    # (ADK marks a turn holding a long-running call final, though the gate answered the call.)
-    turn = next(event for event in events if event.get_function_calls() and not event.partial)
-    assert turn.is_final_response() is (rule == "long_running")
-    assert [call for call in recorder.log if call[0] != tool] == []
-    # ...to end as a run of the corrected turn alone ends without the gate,
-    plain_events, plain_model, plain_recorder = play(make_agent, fitting, False, mode)
-    answered = next(at for at, event in enumerate(events) if event.get_function_responses()) + 1
-    assert transcript(events[answered:]) == transcript(plain_events)
-    # and a fitting turn ends the run exactly as it would without the gate.
-    gated_events, gated_model, gated_recorder = play(make_agent, fitting, True, mode)
-    assert transcript(gated_events) == transcript(plain_events)
-    assert gated_recorder.log == plain_recorder.log == recorder.log
-    assert [r.contents for r in gated_model.requests] == [r.contents for r in plain_model.requests]
 
 
 # Where the gate stands among plugins and callbacks --------------------------------------------
