@@ -225,8 +225,8 @@ def test_with_casts_a_fitting_turn_hands_the_tool_its_arguments_cast(casts):
 def test_an_mcp_servers_tools_are_gated_too():
     """An `McpToolset`'s tools (turngate's demo server, over stdio) are declared from the
     server's input schemas: nothing of a refused turn reaches the server."""
-    pytest.importorskip("google.adk.tools.mcp_tool.mcp_toolset", exc_type=ImportError,
-                        reason="ADK before 2.11 speaks MCP through mcp 1.x; turngate's MCP server needs mcp 2")
+    pytest.importorskip("google.adk.tools.mcp_tool.mcp_toolset", exc_type=ImportError, reason=(
+        "this ADK's McpToolset needs mcp 1.x (2.11 allows mcp 2); turngate's MCP server needs mcp 2"))
     from google.adk.tools.mcp_tool.mcp_session_manager import StdioConnectionParams
     from google.adk.tools.mcp_tool.mcp_toolset import McpToolset
     from mcp import StdioServerParameters
