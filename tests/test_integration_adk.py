@@ -72,7 +72,8 @@ def test_d_an_all_clean_run_is_the_same_with_and_without_the_gate(mode):
 def test_e_an_unknown_tool_is_answered_with_the_close_name(mode):
     runner, model, recorder = build([BROKEN_TURN, s.FINAL_TEXT])
     events, approvals = run(runner, mode)
-    assert answers(model.requests[1]) == {call_id: error(text) for call_id, text in s.turngate_answers(BROKEN_TURN).items()}
+    expected = s.turngate_answers(BROKEN_TURN)
+    assert answers(model.requests[1]) == {call_id: error(text) for call_id, text in expected.items()}
     assert answers(model.requests[1])["call_6"]["error"].startswith('Refused: no tool named "get_pages"')
     assert recorder.runs == [] and approvals == []
     assert events[-1].content.parts[0].text == s.FINAL_TEXT
@@ -259,7 +260,8 @@ def test_the_example_runs_offline_and_shows_the_refused_turn_answered():
         '{"turn": 1, "index": 1, "tool": "update_page", "status": "refused", "tool_refusal": "arguments", '
         '"codes": ["missing", "enum"], "call_id": null, "text": null, "privacy": "metadata-only"')
     assert lines[1] == "Approval asked for: [{'uid': 42, 'title': 'Opening hours', 'status': 'review'}]"
-    assert '   pages: Refused: the arguments do not match the schema of tool "update_page", so nothing was run.' in lines
+    refused = 'Refused: the arguments do not match the schema of tool "update_page", so nothing was run.'
+    assert f"   pages: {refused}" in lines
     assert lines.count("   pages: Page 42 is now 'Opening hours', review.") == 1 and lines[-1] == "   pages: Done."
 
 
