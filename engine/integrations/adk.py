@@ -43,8 +43,8 @@ Place = tuple[str, str | None, str]
 
 __all__ = ["GateOptions", "GateOrderError", "RecordStep", "TurnGate", "offered_schemas"]
 
-# A run's turns are kept only until their calls have run; these bound what a run that is
-# abandoned half way (its generator dropped) can leave behind.
+# Requests are dropped when their run ends; decisions are kept longer, since a confirmed call
+# runs in a later run than its turn. Both are bounded, for runs abandoned half way.
 KEPT_REQUESTS = 64
 KEPT_TURNS = 256
 
