@@ -4,7 +4,7 @@ the scenario's tools as ADK tools, and a runner driven to the end of a run."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncGenerator
+from typing import Any, AsyncGenerator, Callable
 
 from google.adk.agents import LlmAgent
 from google.adk.agents.run_config import RunConfig, StreamingMode
@@ -73,9 +73,11 @@ def runner_for(agent: Any, gate: bool = True, **gate_options: Any) -> InMemoryRu
     return InMemoryRunner(app=App(name="pages", root_agent=agent, plugins=plugins))
 
 
-def run(runner: InMemoryRunner, mode: str = "plain", **settings: Any) -> tuple[list[Any], list[tuple[str, dict]]]:
-    """Runs to the end, confirming every call ADK asks a person about: the events, and the
-    calls confirmed. `settings` go to the `RunConfig`."""
+def run(runner: InMemoryRunner, mode: str = "plain", between: Callable[[], object] = lambda: None,
+        **settings: Any) -> tuple[list[Any], list[tuple[str, dict]]]:
+    """Runs to the end, confirming every call ADK asks a person about (`between` is called
+    before each confirmation is sent): the events, and the calls confirmed. `settings` go to
+    the `RunConfig`."""
     config = RunConfig(streaming_mode=StreamingMode.SSE if mode == "streamed" else StreamingMode.NONE, **settings)
 
     async def until_done() -> tuple[list[Any], list[tuple[str, dict]]]:
@@ -91,6 +93,7 @@ def run(runner: InMemoryRunner, mode: str = "plain", **settings: Any) -> tuple[l
                 asked += [call for call in event.get_function_calls() if call.name == CONFIRMATION]
             approvals += [(call.args["originalFunctionCall"]["name"], call.args["originalFunctionCall"]["args"])
                           for call in asked]
+            between()
             message = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
                 id=call.id, name=CONFIRMATION, response={"confirmed": True})) for call in asked]) if asked else None
         return events, approvals

@@ -96,6 +96,16 @@ def test_f_the_runs_steps_are_recorded_with_their_codes_at_metadata_only(mode):
                      for index, (tool, status, refusal, codes) in enumerate(found, 1)]
 
 
+def test_a_call_confirmed_where_the_gate_forgot_its_turn_runs_as_adk_runs_it():
+    """A confirmed call runs in a later run than its turn, without a model request. Where the
+    gate no longer has its turn's decision (a restarted process), the call runs as ADK runs
+    it: its turn fitted, as a refused turn asks for no confirmation."""
+    runner, model, recorder = build([s.CLEAN_TURN, s.FINAL_TEXT])
+    _, approvals = run(runner, between=runner.plugin_manager.plugins[0].decisions.clear)
+    assert approvals == [("update_page_metadata", s.CLEAN_TURN[1][2])]
+    assert recorder.runs == [("get_page", s.CLEAN_TURN[0][2]), ("update_page_metadata", s.CLEAN_TURN[1][2])]
+
+
 def test_a_refused_turn_spends_one_of_the_runs_model_requests():
     """Written down in docs/integrations.md: `max_llm_calls` counts the refused turn's request."""
     runner, model, recorder = build([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT])
