@@ -13,7 +13,11 @@ EXAMPLES = ROOT / "examples"
 
 #: Test files of frameworks that need an environment of their own, with the module each needs:
 #: collected only where that module is installed (the matrix runs them in their environments).
-FRAMEWORK_TESTS: dict[str, str] = {"test_integration_llamaindex.py": "llama_index.core"}
+FRAMEWORK_TESTS: dict[str, str] = {
+    "test_integration_llamaindex.py": "llama_index.core",
+    "test_integration_adk.py": "google.adk",
+    "test_integration_adk_stops.py": "google.adk",
+}
 
 
 def _installed(module: str) -> bool:

@@ -45,7 +45,7 @@ def test_each_example_runs_offline_and_shows_the_refused_turn_answered():
 
 
 def test_importing_turngate_imports_no_framework():
-    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai", "llama_index")
+    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai", "llama_index", "google.adk")
     done = subprocess.run([sys.executable, "-c", "import sys, turngate, turngate.integrations; "
                            f"print([name for name in {frameworks!r} if name in sys.modules])"],
                           capture_output=True, text=True, check=True)
@@ -55,7 +55,8 @@ def test_importing_turngate_imports_no_framework():
 # Each gate module's third-party imports; `langchain` also uses the LangGraph module's helpers,
 # `llamaindex` turngate's own attrs for its options.
 FRAMEWORKS = {"langchain": {"langchain"}, "langgraph": {"langchain_core", "langgraph"},
-              "openai_agents": {"agents"}, "pydantic_ai": {"pydantic_ai"}, "llamaindex": {"llama_index", "attrs"}}
+              "openai_agents": {"agents"}, "pydantic_ai": {"pydantic_ai"}, "llamaindex": {"llama_index", "attrs"},
+              "adk": {"google"}}
 SIBLINGS = {"langchain": {"langgraph"}}
 
 
@@ -80,7 +81,8 @@ def test_each_frameworks_extra_pins_what_the_tests_install():
         assert set(extras[extra]) <= set(extras["test"]), extra
 
 
-EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent", "llamaindex_agent"]
+EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent", "llamaindex_agent",
+              "adk_agent"]
 
 
 def test_the_docs_show_each_gate_in_ten_lines_of_its_example_and_the_pins_tested():
