@@ -13,7 +13,7 @@ EXAMPLES = ROOT / "examples"
 
 #: Test files of frameworks that need an environment of their own, with the module each needs:
 #: collected only where that module is installed (the matrix runs them in their environments).
-FRAMEWORK_TESTS: dict[str, str] = {}
+FRAMEWORK_TESTS: dict[str, str] = {"test_integration_crewai.py": "crewai"}
 
 
 def _installed(module: str) -> bool:

@@ -128,16 +128,18 @@ class GatedLLM(BaseLLM):
              from_task: Any = None, from_agent: Any = None, response_model: Any = None) -> Any:
         self._settle(messages, from_task)
         with self._as_called():
-            answer = self.inner.call(messages, tools, callbacks, available_functions, from_task, from_agent,
-                                     response_model)
+            answer = self.inner.call(messages, tools=tools, callbacks=callbacks,
+                                     available_functions=available_functions, from_task=from_task,
+                                     from_agent=from_agent, response_model=response_model)
         return self._judge(answer, tools, messages, from_task, from_agent)
 
     async def acall(self, messages: Any, tools: Any = None, callbacks: Any = None, available_functions: Any = None,
                     from_task: Any = None, from_agent: Any = None, response_model: Any = None) -> Any:
         self._settle(messages, from_task)
         with self._as_called():
-            answer = await self.inner.acall(messages, tools, callbacks, available_functions, from_task,
-                                            from_agent, response_model)
+            answer = await self.inner.acall(messages, tools=tools, callbacks=callbacks,
+                                            available_functions=available_functions, from_task=from_task,
+                                            from_agent=from_agent, response_model=response_model)
         return self._judge(answer, tools, messages, from_task, from_agent)
 
     @contextmanager
