@@ -9,8 +9,11 @@ import copy
 import json
 import os
 import runpy
+import re
 import socket
+import tomllib
 
+import crewai
 import pytest
 
 # CrewAI reads these when it is imported and when a crew starts. Not OTEL_SDK_DISABLED: that
@@ -27,7 +30,7 @@ from crewai.llms.base_llm import BaseLLM, llm_call_context  # noqa: E402
 from crewai.tools import tool  # noqa: E402
 
 import scenario as s  # noqa: E402
-from conftest import EXAMPLES  # noqa: E402
+from conftest import EXAMPLES, ROOT  # noqa: E402
 from turngate import RunStep  # noqa: E402
 from turngate.integrations.crewai import GatedLLM, TurnGate, block_refused_call  # noqa: E402
 
@@ -230,6 +233,12 @@ def test_a_refused_turn_never_ends_the_run_through_a_result_as_answer_tool(final
     assert llm.answers(1) == {"call_1": s.NOT_RUN_GET_PAGE, "call_2": s.REFUSED_UPDATE}
     assert llm.calls_shown(1) == [(call_id, name, s.raw(arguments)) for call_id, name, arguments in s.REFUSED_TURN]
     assert recorder.runs == plain_recorder.runs and len(llm.inputs) == 2
+    # CrewAI's own record of the task shows the calls as the model sent them, and the answers.
+    record = crew.tasks[0].output.messages
+    assert [call["function"]["name"] for message in record if message["role"] == "assistant"
+            for call in message.get("tool_calls") or ()][:2] == ["get_page", "update_page_metadata"]
+    assert [message["content"] for message in record if message["role"] == "tool"][:2] == [
+        s.NOT_RUN_GET_PAGE, s.REFUSED_UPDATE]
 
 
 def test_without_the_gate_a_blocked_call_of_a_result_as_answer_tool_ends_the_task_with_its_text():
@@ -313,8 +322,11 @@ def test_the_gate_wraps_every_agent_and_the_manager_once_and_passes_on_what_is_n
     assert llm.stream is True and gated.supports_function_calling() and gated.model == "scripted"
     assert gated.get_context_window_size() == llm.get_context_window_size()
     assert gated.get_token_usage_summary() == llm.get_token_usage_summary()
+    assert gated.script is llm.script  # what only the wrapped LLM has
     with pytest.raises(TypeError, match="the gate wraps a CrewAI BaseLLM"):
         gate.llm("gpt-4o")
+    named = gate.crew(Crew(agents=crew.agents, tasks=crew.tasks, process=Process.hierarchical, manager_llm="gpt-4o"))
+    assert isinstance(named.manager_llm, GatedLLM) and named.manager_llm.inner.model == "gpt-4o"
 
 
 def test_the_example_runs_offline_and_shows_the_refused_turn_answered(capsys):
@@ -331,3 +343,17 @@ def test_the_example_runs_offline_and_shows_the_refused_turn_answered(capsys):
     assert 'Refused: the arguments do not match the schema of tool "update_page"' in out
     assert "Approval asked for: {'uid': 42, 'title': 'Opening hours', 'status': 'review'}" in out
     assert out.count("Page 42 is now 'Opening hours', review.") == 1 and lines[-1] == "Done."
+
+
+def test_the_docs_snippet_is_the_examples_code_and_the_range_is_the_extras():
+    page = (ROOT / "docs" / "integrations.md").read_text()
+    section = page.split("## CrewAI")[1]
+    snippet = section.split("```python\n")[1].split("```")[0]
+    assert snippet in (EXAMPLES / "integrations" / "crewai_crew.py").read_text()
+    compile(snippet, "snippet", "exec")  # pasted as it is, it is Python
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["crewai"]
+    assert f"| `crewai` | `{extra[0]}` " in page
+    installed = tuple(int(part) for part in crewai.__version__.split(".")[:3])
+    for operator, version in re.findall(r"(>=|<)([\d.]+)", extra[0].removeprefix("crewai")):
+        bound = tuple(int(part) for part in version.split("."))
+        assert installed >= bound if operator == ">=" else installed[:len(bound)] < bound, (installed, extra)

@@ -45,7 +45,7 @@ def test_each_example_runs_offline_and_shows_the_refused_turn_answered():
 
 
 def test_importing_turngate_imports_no_framework():
-    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai")
+    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai", "crewai")
     done = subprocess.run([sys.executable, "-c", "import sys, turngate, turngate.integrations; "
                            f"print([name for name in {frameworks!r} if name in sys.modules])"],
                           capture_output=True, text=True, check=True)
@@ -54,8 +54,10 @@ def test_importing_turngate_imports_no_framework():
 
 # Each gate module's third-party imports; `langchain` also uses the LangGraph module's helpers.
 FRAMEWORKS = {"langchain": {"langchain"}, "langgraph": {"langchain_core", "langgraph"},
-              "openai_agents": {"agents"}, "pydantic_ai": {"pydantic_ai"}}
-SIBLINGS = {"langchain": {"langgraph"}}
+              "openai_agents": {"agents"}, "pydantic_ai": {"pydantic_ai"},
+              # CrewAI's LLMs are pydantic models: the gate's wrapper keeps its state as theirs do.
+              "crewai": {"crewai", "pydantic"}, "crewai_turns": {"crewai"}}
+SIBLINGS = {"langchain": {"langgraph"}, "crewai": {"crewai_turns"}}
 
 
 def test_each_gate_imports_its_own_framework_and_turngates_public_api_only():
@@ -79,14 +81,14 @@ def test_each_frameworks_extra_pins_what_the_tests_install():
         assert set(extras[extra]) <= set(extras["test"]), extra
 
 
-EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent"]
+EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent", "crewai_crew"]
 
 
 def test_the_docs_show_each_gate_in_ten_lines_of_its_example_and_the_pins_tested():
     """Each snippet is lines of the example the first test runs, in the example's order."""
     page = (ROOT / "docs" / "integrations.md").read_text()
     blocks = [block.split("```")[0] for block in page.split("```python\n")[1:]]
-    assert len(blocks) == 4
+    assert len(blocks) == len(EXAMPLE_OF)
     for block, example in zip(blocks, EXAMPLE_OF):
         assert len(block.splitlines()) <= 10, block
         lines = (EXAMPLES / "integrations" / f"{example}.py").read_text().splitlines()

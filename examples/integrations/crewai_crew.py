@@ -9,13 +9,12 @@ from typing import Literal
 
 os.environ.update(CREWAI_DISABLE_TELEMETRY="true", CREWAI_TRACING_ENABLED="false")
 
-from crewai import Agent, Crew, Task  # noqa: E402
-from crewai.hooks import before_tool_call  # noqa: E402
-from crewai.llms.base_llm import BaseLLM  # noqa: E402
-from crewai.tools import tool  # noqa: E402
+from crewai import Agent, Crew, Task
+from crewai.hooks import before_tool_call
+from crewai.llms.base_llm import BaseLLM
+from crewai.tools import tool
 
-from turngate import dump_steps  # noqa: E402
-from turngate.integrations.crewai import TurnGate  # noqa: E402
+from turngate import dump_steps
 
 
 class ScriptedModel(BaseLLM):
@@ -50,6 +49,8 @@ def ask_a_person(context):
 editor = Agent(role="editor", goal="Keep pages current.", backstory="An editor.",
                llm=ScriptedModel(model="scripted"), tools=[update_page])
 task = Task(description="Put page 42 up for review.", expected_output="What changed.", agent=editor)
+
+from turngate.integrations.crewai import TurnGate
 
 gate = TurnGate(record=lambda step: dump_steps([step], sys.stdout))
 crew = gate.crew(Crew(agents=[editor], tasks=[task]))
