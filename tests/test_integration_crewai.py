@@ -323,6 +323,13 @@ def test_the_gate_wraps_every_agent_and_the_manager_once_and_passes_on_what_is_n
     assert gated.get_context_window_size() == llm.get_context_window_size()
     assert gated.get_token_usage_summary() == llm.get_token_usage_summary()
     assert gated.script is llm.script  # what only the wrapped LLM has
+    with pytest.raises(AttributeError):
+        gated._nothing_of_the_kind
+    asked = {"supports_stop_words": (), "supports_multimodal": (), "get_input_tokens_count": ("How long?",),
+             "format_text_content": ("A",), "get_file_uploader": (), "to_config_dict": ()}
+    asked = {name: given for name, given in asked.items() if hasattr(BaseLLM, name)}  # as this CrewAI has them
+    assert {name: getattr(gated, name)(*given) for name, given in asked.items()} == {
+        name: getattr(llm, name)(*given) for name, given in asked.items()}
     with pytest.raises(TypeError, match="the gate wraps a CrewAI BaseLLM"):
         gate.llm("gpt-4o")
     named = gate.crew(Crew(agents=crew.agents, tasks=crew.tasks, process=Process.hierarchical, manager_llm="gpt-4o"))
@@ -357,3 +364,20 @@ def test_the_docs_snippet_is_the_examples_code_and_the_range_is_the_extras():
     for operator, version in re.findall(r"(>=|<)([\d.]+)", extra[0].removeprefix("crewai")):
         bound = tuple(int(part) for part in version.split("."))
         assert installed >= bound if operator == ">=" else installed[:len(bound)] < bound, (installed, extra)
+
+
+def test_the_wrapped_llm_judges_an_async_call_and_passes_a_prompt_of_text_through():
+    """CrewAI's executors call `call`, or `acall` on their async paths: both judge the turn."""
+    tools = [{"type": "function", "function": {"name": name, "parameters": schema}} for name, schema in s.SCHEMAS.items()]
+    llm = ScriptedLLM(model="scripted", script=[s.REFUSED_TURN, s.CLEAN_TURN, "Fine."], inputs=[], streamed=[])
+    gated = TurnGate().llm(llm)
+    messages = [{"role": "user", "content": s.USER_TEXT}]
+    handed = asyncio.run(gated.acall(messages, tools=tools))
+    assert [call["id"] for call in handed] == ["call_1", "call_2"] and gated.refused_turn(None) is not None
+    messages += [{"role": "assistant", "content": None, "tool_calls": handed},
+                 *({"role": "tool", "tool_call_id": call["id"], "content": "blocked"} for call in handed)]
+    clean = asyncio.run(gated.acall(messages, tools=tools))
+    assert [call["id"] for call in clean] == ["call_3", "call_4"]  # a turn that fits, as it came
+    assert llm.answers(1) == {"call_1": s.NOT_RUN_GET_PAGE, "call_2": s.REFUSED_UPDATE}
+    assert gated.refused_turn(None) is None
+    assert gated.call("Say fine.") == "Fine." and llm.inputs[-1] == "Say fine."

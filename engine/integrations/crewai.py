@@ -109,7 +109,7 @@ class GatedLLM(BaseLLM):
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
-        if name in BaseLLM.model_fields and "inner" in self.__dict__:
+        if name in BaseLLM.model_fields:
             setattr(self.inner, name, value)
 
     def __getattr__(self, name: str) -> Any:

@@ -39,8 +39,6 @@ class RefusedTurn:
         turn was found."""
         found = False
         for message in messages:
-            if not isinstance(message, dict):
-                continue
             if message.get("role") == "assistant":
                 for call in message.get("tool_calls") or ():
                     sent = self.sent.get(call.get("id"))
