@@ -14,6 +14,9 @@ skipped when the model calls tools), so the gate joins two public pieces:
   person is never asked to approve one), and an `after_tool_call` hook answers it with its
   "Refused: ..." or "Not run: ..." text.
 
+The turn's calls are read with CrewAI's own reader (`crewai.utilities.agent_utils`), so the
+gate judges exactly the calls, ids and arguments the executor runs.
+
 A blocked call of a `result_as_answer` tool would end the task with the gate's text as its
 answer, so such a call of a refused turn is handed to CrewAI under a name no tool has
 (`turngate_refused_call_<n>`), and arguments that are not JSON as `{}` (else CrewAI answers
@@ -34,6 +37,7 @@ from crewai.hooks import (ToolCallHookContext, get_after_tool_call_hooks, get_be
                           register_after_tool_call_hook, register_before_tool_call_hook,
                           unregister_after_tool_call_hook, unregister_before_tool_call_hook)
 from crewai.llms.base_llm import BaseLLM, call_stop_override, call_stream_override
+# CrewAI's own reading of a model's tool calls: the gate judges exactly the calls the executor runs.
 from crewai.utilities.agent_utils import extract_tool_call_info, is_tool_call_list
 from pydantic import PrivateAttr
 from turngate import Call, RunStep, Table, Toolset, check_turn, refused_steps
