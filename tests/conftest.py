@@ -17,6 +17,7 @@ FRAMEWORK_TESTS: dict[str, str] = {
     "test_integration_llamaindex.py": "llama_index.core",
     "test_integration_adk.py": "google.adk",
     "test_integration_adk_stops.py": "google.adk",
+    "test_integration_crewai.py": "crewai",
 }
 
 

@@ -45,7 +45,8 @@ def test_each_example_runs_offline_and_shows_the_refused_turn_answered():
 
 
 def test_importing_turngate_imports_no_framework():
-    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai", "llama_index", "google.adk")
+    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai", "llama_index", "google.adk",
+                  "crewai")
     done = subprocess.run([sys.executable, "-c", "import sys, turngate, turngate.integrations; "
                            f"print([name for name in {frameworks!r} if name in sys.modules])"],
                           capture_output=True, text=True, check=True)
@@ -56,8 +57,10 @@ def test_importing_turngate_imports_no_framework():
 # `llamaindex` turngate's own attrs for its options.
 FRAMEWORKS = {"langchain": {"langchain"}, "langgraph": {"langchain_core", "langgraph"},
               "openai_agents": {"agents"}, "pydantic_ai": {"pydantic_ai"}, "llamaindex": {"llama_index", "attrs"},
-              "adk": {"google"}}
-SIBLINGS = {"langchain": {"langgraph"}}
+              "adk": {"google"},
+              # CrewAI's LLMs are pydantic models: the gate's wrapper keeps its state as theirs do.
+              "crewai": {"crewai", "pydantic"}, "crewai_turns": {"crewai"}}
+SIBLINGS = {"langchain": {"langgraph"}, "crewai": {"crewai_turns"}}
 
 
 def test_each_gate_imports_its_own_framework_and_turngates_public_api_only():
@@ -82,7 +85,7 @@ def test_each_frameworks_extra_pins_what_the_tests_install():
 
 
 EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent", "llamaindex_agent",
-              "adk_agent"]
+              "adk_agent", "crewai_crew"]
 
 
 def test_the_docs_show_each_gate_in_ten_lines_of_its_example_and_the_pins_tested():
