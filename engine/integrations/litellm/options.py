@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from attrs import frozen
 
-from turngate import RunStep, SchemaCache, Table, TableError, Toolset, dump_steps, load_table
+from turngate import RunStep, Table, TableError, Toolset, dump_steps, load_table
 from turngate.formats import FormatError, openai_chat
 
 #: What the guardrail hands each step of a refused turn to (a list's `append`, a writer...).
@@ -97,7 +97,6 @@ class ToolsetCache:
 
     def __init__(self, table: Table, casts: bool, size: int = 256):
         self.table, self.casts, self.size = table, casts, size
-        self.schemas = SchemaCache()
         self._entries: OrderedDict[str, Toolset | FormatError] = OrderedDict()
 
     def toolset(self, tools: object) -> Toolset | FormatError:
@@ -116,7 +115,9 @@ class ToolsetCache:
 
     def _made(self, tools: object) -> Toolset | FormatError:
         try:
-            return Toolset(openai_chat.tools(tools), self.table, self.schemas, self.casts)
+            # Schemas compiled by content in turngate's shared cache (bounded), so two lists
+            # that share a tool share its compiled schema.
+            return Toolset(openai_chat.tools(tools), self.table, casts=self.casts)
         except FormatError as error:
             return error
         except TypeError as error:  # not a list of tools at all

@@ -19,6 +19,9 @@ PROXY_PREFIXES = ("litellm_", "user_api_key", "_")
 #: callbacks count the round against the same key, team, user and tags as the request.
 KEPT_METADATA = ("headers", "requester_metadata", "tags", "requester_ip_address", "user_agent", "endpoint",
                  "spend_logs_metadata")
+#: ...but not the request's budget reservation (nor the key object that carries it): the
+#: cost callback of a round would settle the request's reservation as its own.
+LEFT_METADATA = frozenset(("user_api_key_auth", "user_api_key_budget_reservation"))
 
 
 @frozen
@@ -47,7 +50,7 @@ class ChatRequest:
 
     def _sent(self, round_number: int) -> dict[str, Any]:
         metadata = self.metadata | {"turngate_corrective_round": round_number}
-        return self.params | {"metadata": metadata, "n": 1}
+        return self.params | {"metadata": metadata}
 
 
 def chat_request(data: Mapping[str, Any]) -> ChatRequest | None:
@@ -58,8 +61,8 @@ def chat_request(data: Mapping[str, Any]) -> ChatRequest | None:
     params = {key: value for key, value in data.items()
               if key not in PROXY_KEYS and not key.startswith(PROXY_PREFIXES)}
     metadata = data.get("metadata")
-    kept = {key: value for key, value in metadata.items()
-            if key in KEPT_METADATA or key.startswith("user_api_key")} if isinstance(metadata, Mapping) else {}
+    kept = {key: value for key, value in metadata.items() if key not in LEFT_METADATA and (
+        key in KEPT_METADATA or key.startswith("user_api_key"))} if isinstance(metadata, Mapping) else {}
     choices = data.get("n")
     return ChatRequest(data["model"], tuple(data.get("messages") or ()), tools, params, kept,
                        choices if type(choices) is int and choices > 1 else 1)
