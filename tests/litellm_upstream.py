@@ -79,9 +79,11 @@ def events(reply: Reply, number: int, usage: bool) -> list[dict[str, Any]]:
 
 
 class ScriptedUpstream:
-    """`script(...)` the replies of the next requests; `requests` holds every body sent."""
+    """`script(...)` the replies of the next requests; `requests` holds every body sent.
+    Past the script, `default` answers (an error, unless it is set)."""
 
-    def __init__(self) -> None:
+    def __init__(self, default: Reply = Reply(status=599)) -> None:
+        self.default = default
         self.replies: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
@@ -99,7 +101,7 @@ class ScriptedUpstream:
     def next(self, body: dict[str, Any]) -> tuple[Reply, int]:
         with self.lock:
             self.requests.append(body)
-            reply = self.replies.popleft() if self.replies else Reply(status=599)  # the script ran out
+            reply = self.replies.popleft() if self.replies else self.default
             return reply, len(self.requests)
 
     def close(self) -> None:
