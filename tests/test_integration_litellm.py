@@ -304,3 +304,9 @@ def test_each_distinct_tool_list_is_compiled_once():
         hooked(gate, response_of(s.CLEAN_TURN), tools=[*TOOLS][::-1])
     assert len(gate.toolsets._entries) == 2
     assert gate.toolsets.toolset(TOOLS) is gate.toolsets.toolset(json.loads(json.dumps(TOOLS)))
+
+
+def test_a_stream_of_another_endpoint_passes_as_it_came():
+    # LiteLLM streams /v1/messages and /v1/responses through the same hook: events, not chunks.
+    events = [b"event: message_start\n", b"data: {}\n\n"]
+    assert hooked_stream(guardrail(), events) == events

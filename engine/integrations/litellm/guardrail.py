@@ -72,15 +72,24 @@ class TurnGuardrail(CustomGuardrail):
             request_data: dict[str, Any]) -> AsyncGenerator[ModelResponseStream, None]:
         # Defined in this class's own body: LiteLLM looks for it there only, and streams
         # past an inherited one without calling it.
+        first = await anext(aiter(response), None)
+        if first is None:
+            return
+        stream = _then(first, response)
         request = chat_request(request_data)
-        if request is None:
-            stream = response
-        elif request.choices > 1:
-            stream = gated_choices_stream(response, self.toolsets.toolset(request.tools), self.options)
-        else:
-            stream = gated_stream(response, request, self.toolsets.toolset(request.tools), self.options)
+        # LiteLLM also streams /v1/messages and /v1/responses events through this hook.
+        if request is not None and isinstance(first, ModelResponseStream):
+            toolset = self.toolsets.toolset(request.tools)
+            stream = (gated_choices_stream(stream, toolset, self.options) if request.choices > 1
+                      else gated_stream(stream, request, toolset, self.options))
         async for chunk in stream:
             yield chunk
+
+
+async def _then(first: ModelResponseStream, rest: AsyncIterator[ModelResponseStream]) -> AsyncIterator[ModelResponseStream]:
+    yield first
+    async for chunk in rest:
+        yield chunk
 
 
 def _refuse_unknown(given: dict[str, Any]) -> None:
