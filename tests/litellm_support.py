@@ -6,6 +6,7 @@ config without its guardrail."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -72,10 +73,16 @@ class Proxy:
         self.log.flush()
         return (self.folder / "proxy.log").read_text(errors="replace")
 
+    def interrupt(self) -> None:
+        # Ctrl-C, as a person stops it: the server shuts down and the process exits as usual,
+        # so its coverage data is saved (a SIGTERM would end it at once).
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+
     def stop(self) -> None:
-        self.process.terminate()
+        self.interrupt()
         try:
-            self.process.wait(10)
+            self.process.wait(15)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
@@ -94,6 +101,8 @@ def proxies(folder: Path, upstream_base: str, **configs: Path) -> Iterator[dict[
             proxy.wait_ready()
         yield started
     finally:
+        for proxy in started.values():
+            proxy.interrupt()  # all at once: each takes seconds to shut down
         for proxy in started.values():
             proxy.stop()
 

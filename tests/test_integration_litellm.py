@@ -45,8 +45,11 @@ def proxies(upstream: ScriptedUpstream, tmp_path_factory: pytest.TempPathFactory
 def ask(proxy: support.Proxy, mode: str, **more: Any) -> dict[str, Any]:
     """The app's request through `proxy`: the message it gets (its text, and its tool calls as
     `(id, name, arguments)`), and what it received (the response, or every chunk) as data."""
-    app = support.client(proxy)
-    options = PARAMS | more
+    with support.client(proxy) as app:
+        return asked(app, mode, PARAMS | more)
+
+
+def asked(app: Any, mode: str, options: dict[str, Any]) -> dict[str, Any]:
     if mode == "plain":
         response = app.chat.completions.create(model=support.MODEL, messages=MESSAGES, **options)
         message = response.choices[0].message
@@ -310,3 +313,52 @@ def test_a_stream_of_another_endpoint_passes_as_it_came():
     # LiteLLM streams /v1/messages and /v1/responses through the same hook: events, not chunks.
     events = [b"event: message_start\n", b"data: {}\n\n"]
     assert hooked_stream(guardrail(), events) == events
+
+
+def test_with_n_above_one_a_stream_holds_each_choice_and_a_refused_one_fails_closed():
+    from litellm.types.utils import ModelResponseStream
+
+    from litellm_upstream import events
+
+    def of_choice(calls: list[tuple[str, str, object]], index: int) -> list[dict[str, Any]]:
+        found = events(turn(calls, "Sure."), 1, usage=False)
+        for event in found:
+            event["choices"][0]["index"] = index
+        return found
+
+    interleaved = [event for pair in zip(of_choice(s.CLEAN_TURN, 0), of_choice(s.REFUSED_TURN, 1)) for event in pair]
+    chunks = hooked_stream(guardrail(), [ModelResponseStream(**event) for event in interleaved], n=2)
+    by_choice = {index: streamed_message([chunk.model_copy(update={"choices": [
+        choice for choice in chunk.choices if choice.index == index]}) for chunk in chunks]) for index in (0, 1)}
+    assert by_choice[0]["calls"] == calls_of(s.CLEAN_TURN) and by_choice[0]["finish"] == ["tool_calls"]
+    assert by_choice[1]["calls"] == [] and by_choice[1]["finish"] == ["stop"]
+    assert by_choice[1]["text"].startswith("Sure.turngate: the model's tool calls did not fit")
+
+
+def test_a_turn_that_cannot_be_read_fails_closed():
+    from litellm import ModelResponse
+
+    from litellm_upstream import completion
+
+    data = completion(turn(s.CLEAN_TURN), 1)
+    data["choices"][0]["message"]["tool_calls"] = [
+        {"id": "call_9", "type": "custom", "custom": {"name": "shell", "input": "ls"}}]
+    answer = hooked(guardrail(), ModelResponse(**data))
+    assert answer.choices[0].message.tool_calls is None
+    assert answer.choices[0].message.content.startswith(
+        "turngate: the model's tool calls did not fit the tools' schemas, so none was returned: the model's turn "
+        "could not be read: message.tool_calls[0] is a \"custom\" tool call")
+
+
+@pytest.mark.parametrize("options, says", [
+    ({"casts": "yes"}, "casts is true or false, not 'yes'."),
+    ({"steps": "/nonesuch/steps.jsonl"}, "steps '/nonesuch/steps.jsonl' cannot be written: its folder does not exist."),
+    ({"steps": 5}, "steps is the path of a file to append run steps to, not 5."),
+    ({"record": "steps.jsonl"}, "record is a function given each run step, not str."),
+])
+def test_each_option_is_checked(options, says):
+    from turngate.integrations.litellm import OptionError
+
+    with pytest.raises(OptionError) as raised:
+        guardrail(**options)
+    assert str(raised.value) == f"turngate guardrail: {says}"
