@@ -30,8 +30,9 @@ class TurnGuardrail(CustomGuardrail):
     its own options (`table`, `casts`, `rounds`, `privacy`, `steps`) beside LiteLLM's. In
     Python, `record=` is also given each run step of a refused turn."""
 
-    # No `apply_guardrail` either: LiteLLM would run it in place of the hooks below, and it
-    # can neither drop calls nor turn a response into text.
+    # The two hooks below are the whole guardrail. It has no `apply_guardrail`, LiteLLM's
+    # unified interface, which would run in their place and can neither drop calls nor turn
+    # a response into text; this keeps LiteLLM on these hooks should a subclass add one.
     use_native_lifecycle_hooks: ClassVar[bool] = True
 
     def __init__(self, **given: Any):
