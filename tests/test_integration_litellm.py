@@ -362,3 +362,17 @@ def test_each_option_is_checked(options, says):
     with pytest.raises(OptionError) as raised:
         guardrail(**options)
     assert str(raised.value) == f"turngate guardrail: {says}"
+
+
+def test_the_guardrail_imports_litellm_and_turngates_public_api_only():
+    import ast
+    import sys
+
+    for path in sorted((support.ROOT / "engine" / "integrations" / "litellm").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        absolute = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0}
+        absolute |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        ours = {module for module in absolute if module.split(".")[0] == "turngate"}
+        assert ours <= {"turngate", "turngate.formats"}, (path.name, ours)
+        others = {module.split(".")[0] for module in absolute - ours} - set(sys.stdlib_module_names) - {"__future__"}
+        assert others <= {"litellm", "attrs"}, (path.name, others)
