@@ -6,7 +6,6 @@ config without its guardrail."""
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -74,10 +73,10 @@ class Proxy:
         return (self.folder / "proxy.log").read_text(errors="replace")
 
     def interrupt(self) -> None:
-        # Ctrl-C, as a person stops it: the server shuts down and the process exits as usual,
-        # so its coverage data is saved (a SIGTERM would end it at once).
+        # SIGTERM: the server shuts down in a fraction of a second (after Ctrl-C, LiteLLM's
+        # shutdown takes seconds).
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
+            self.process.terminate()
 
     def stop(self) -> None:
         self.interrupt()
