@@ -19,7 +19,8 @@ from .turns import Round, Tokens, chunks_round, has_tool_calls, judged, response
 WHY = "with n > 1 no corrective round is asked for"
 
 
-def gated_choices(response: ModelResponse, toolset: Toolset | FormatError, options: GateOptions) -> ModelResponse | None:
+def gated_choices(response: ModelResponse, toolset: Toolset | FormatError, options: GateOptions,
+                  turn_at: int) -> ModelResponse | None:
     rounds = [judged(response_message(response, place), toolset, Tokens(), response)
               for place in range(len(response.choices))]
     if all(turn.fits for turn in rounds):
@@ -27,14 +28,14 @@ def gated_choices(response: ModelResponse, toolset: Toolset | FormatError, optio
     answered = response.model_copy(deep=True)
     for place, turn in enumerate(rounds):
         if not turn.fits:
-            _record(turn, options)
+            _record(turn, options, turn_at)
             answered.choices[place] = Choices(index=answered.choices[place].index, finish_reason="stop",
                                               message=Message(role="assistant", content=_text(turn)))
     return answered
 
 
 async def gated_choices_stream(chunks: AsyncIterator[ModelResponseStream], toolset: Toolset | FormatError,
-                               options: GateOptions) -> AsyncIterator[ModelResponseStream]:
+                               options: GateOptions, turn_at: int) -> AsyncIterator[ModelResponseStream]:
     seen: list[ModelResponseStream] = []
     held_from: int | None = None
     async for chunk in chunks:
@@ -50,7 +51,7 @@ async def gated_choices_stream(chunks: AsyncIterator[ModelResponseStream], tools
     for chunk in _without(seen[held_from:], set(refused)):
         yield chunk
     for index, turn in refused.items():
-        _record(turn, options)
+        _record(turn, options, turn_at)
         for delta, finish in ((Delta(content=_text(turn)), None), (Delta(), "stop")):
             yield ModelResponseStream(id=seen[0].id, created=seen[0].created, model=seen[0].model,
                                       choices=[StreamingChoices(index=index, delta=delta, finish_reason=finish)])
@@ -74,6 +75,6 @@ def _text(turn: Round) -> str:
     return Outcome(None, turn.tokens, 0, turn.unreadable or WHY, answers).text
 
 
-def _record(turn: Round, options: GateOptions) -> None:
+def _record(turn: Round, options: GateOptions, turn_at: int) -> None:
     if turn.verdict is not None and (options.record is not None or options.steps is not None):
-        keep_steps(options, refused_steps(turn.verdict, 1, options.privacy))
+        keep_steps(options, refused_steps(turn.verdict, turn_at, options.privacy))

@@ -21,7 +21,7 @@ from .replies import fitting_response, no_fit_response
 from .request import ChatRequest, chat_request
 from .rounds import Outcome, corrected
 from .streaming import gated_stream
-from .turns import Round, response_round
+from .turns import Round, response_round, turn_number
 
 
 class TurnGuardrail(CustomGuardrail):
@@ -50,7 +50,7 @@ class TurnGuardrail(CustomGuardrail):
             return None  # no tools offered, or not a chat completion (see docs/gateway.md)
         toolset = self.toolsets.toolset(request.tools)
         if len(response.choices) > 1:
-            return gated_choices(response, toolset, self.options)
+            return gated_choices(response, toolset, self.options, turn_number(request.messages))
         first = response_round(response, toolset)
         if first.verdict is None and first.unreadable is None:
             return None  # no tool call
@@ -81,7 +81,8 @@ class TurnGuardrail(CustomGuardrail):
         # LiteLLM also streams /v1/messages and /v1/responses events through this hook.
         if request is not None and isinstance(first, ModelResponseStream):
             toolset = self.toolsets.toolset(request.tools)
-            stream = (gated_choices_stream(stream, toolset, self.options) if request.choices > 1
+            stream = (gated_choices_stream(stream, toolset, self.options, turn_number(request.messages))
+                      if request.choices > 1
                       else gated_stream(stream, request, toolset, self.options))
         async for chunk in stream:
             yield chunk

@@ -14,7 +14,7 @@ from turngate import CallAnswer, refused_steps
 from turngate.formats import openai_chat
 
 from .options import GateOptions, keep_steps
-from .turns import Round, Tokens
+from .turns import Round, Tokens, turn_number
 
 #: Asks the model again with the conversation so far, the round's number (1, 2...).
 Ask = Callable[[list[dict[str, Any]], int], Awaitable[Round]]
@@ -44,7 +44,7 @@ class Outcome:
 async def corrected(first: Round, messages: tuple[dict[str, Any], ...], ask: Ask, options: GateOptions) -> Outcome:
     """The outcome of a refused first round after at most `options.rounds` corrections."""
     conversation = list(messages)
-    turn = 1 + sum(message.get("role") == "assistant" for message in messages)
+    turn = turn_number(messages)
     last, tokens = first, first.tokens
     _record(last, turn, options)
     for number in range(1, options.rounds + 1):

@@ -44,6 +44,12 @@ class Round:
         return self.unreadable is None and (self.verdict is None or self.verdict.ok)
 
 
+def turn_number(messages: Sequence[dict[str, Any]]) -> int:
+    """The number of the model's turn that answers `messages`, as run steps count turns: one
+    more than the assistant turns they hold."""
+    return 1 + sum(1 for message in messages if message.get("role") == "assistant")
+
+
 def tokens_of(usage: object) -> Tokens:
     if usage is None:
         return Tokens()
