@@ -35,7 +35,7 @@ class Toolset:
                  cache: SchemaCache | None = None, casts: bool = False):
         self.table, self.casts = resolve_table(table), casts
         self.words = compiled_table(self.table).words
-        cache = cache or SHARED_CACHE
+        cache = SHARED_CACHE if cache is None else cache
         self.compiled: dict[str, CompiledSchema] = {
             name: cache.compile(schema, self.table, casts) for name, schema in offered_tools(tools).items()}
         self.names = tuple(self.compiled)
