@@ -26,8 +26,6 @@ from turngate.mcp.proxy.command import run_proxy
 from turngate.mcp.proxy.pipes import lines
 from turngate.mcp.proxy.server_process import Ending, exit_code
 from turngate.mcp.proxy.steps_log import StepLog
-from turngate.mcp.proxy.tool_list import ToolList
-from turngate.table.loading import load_table
 
 SAMPLES = [
     {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "a", "arguments": {"x": 1}}},
@@ -69,9 +67,24 @@ def test_lines_keep_their_bytes_and_a_last_line_without_an_ending():
 
 
 def test_the_meta_keys_are_the_sdks():
+    from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
     assert messages.PROTOCOL_VERSION_KEY == mcp_types.PROTOCOL_VERSION_META_KEY
     assert messages.ENVELOPE_KEYS == (mcp_types.PROTOCOL_VERSION_META_KEY, mcp_types.CLIENT_INFO_META_KEY,
                                       mcp_types.CLIENT_CAPABILITIES_META_KEY)
+    assert messages.SERVER_INFO_KEY == mcp_types.SERVER_INFO_META_KEY
+    assert messages.SUBSCRIPTION_ID_KEY == SUBSCRIPTION_ID_META_KEY
+
+
+def test_what_the_proxy_writes_down_instead_of_importing_it_at_start():
+    """The proxy starts without the core; these copies are held equal to the core's."""
+    from turngate.mcp.proxy import call_gate, command, core
+    from turngate.table import loading
+    from turngate.turn import steps
+    assert command.PRIVACY_LEVELS == steps.PRIVACY_LEVELS
+    assert call_gate.NO_ID == mcp_calls.position_id(1)
+    assert [folder.resolve() for folder in core.RULES_DIRS] == [folder.resolve() for folder in loading.RULES_DIRS]
+    assert {name for name in loading.shipped_tables() if core.is_shipped(name)} == set(loading.shipped_tables())
+    assert not core.is_shipped("no-such-table") and not core.is_shipped("rules/adr246")
 
 
 @pytest.mark.parametrize("version", KNOWN_PROTOCOL_VERSIONS)
@@ -125,14 +138,6 @@ def test_at_metadata_only_a_tool_not_known_to_be_offered_is_not_named():
     steps = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [(s["tool"], s["call_id"], s["casts"], s["cast_count"]) for s in steps] == [
         (None, None, [], 0), ("echo", None, [], 1)]
-
-
-def test_a_tool_list_that_cannot_be_read_judges_nothing():
-    tools = ToolList(load_table(), casts=False)
-    tools.adopt({"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})
-    assert tools.offers("echo")
-    tools.adopt({"tools": [{"inputSchema": {}}]})  # a tool without a name
-    assert tools.toolset is None and not tools.offers("echo")
 
 
 def test_the_command_line_helps_and_refuses_a_missing_command(capsys):

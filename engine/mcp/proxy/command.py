@@ -8,21 +8,19 @@ otherwise the server's own exit code.
 
 `turngate` builds its whole command line from `add_proxy_command` at every start, so the
 relay and everything that needs `anyio` (the `mcp` extra) is imported only when the proxy
-runs: without the extra, the other commands work, and this one says what to install.
+runs: without the extra, the other commands work, and this one says what to install. Nor
+is the judging core imported at start (see `core`): the proxy is serving in a tenth of a
+second, where the core and a table take twice that.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ...check.schema import resolve_table
-from ...table.errors import TableError
-from ...turn.steps import PRIVACY_LEVELS
-from .call_gate import CallGate
-from .steps_log import StepLog
-from .tool_list import ToolList
+if TYPE_CHECKING:
+    from ...table.entries import Table
 
 PROG = "turngate proxy"
 DESCRIPTION = "Serve an MCP server over stdio, checking every tool call's arguments before the server sees it."
@@ -30,6 +28,10 @@ USAGE = "%(prog)s [--table T] [--casts] [--steps FILE] [--privacy full|metadata-
 UNUSABLE = 2
 INSTALL_MCP = ("the proxy needs anyio (part of the MCP SDK); install it with: python3 -m pip install 'mcp>=2.3,<3' "
                "(in a checkout of turngate: python3 -m pip install -e '.[mcp]').")
+
+
+#: What the run steps may keep (`turn.steps.PRIVACY_LEVELS`, which the tests hold equal).
+PRIVACY_LEVELS = ("full", "metadata-only")
 
 
 def say(text: str) -> None:
@@ -50,7 +52,7 @@ def add_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def add_proxy_command(subparsers) -> argparse.ArgumentParser:
+def add_proxy_command(subparsers: Any) -> argparse.ArgumentParser:
     """The `proxy` subcommand, on the `turngate` command line's subparsers. Its `run`
     default takes the parsed arguments and returns the exit code."""
     proxy = subparsers.add_parser("proxy", help="serve an MCP server over stdio, checking each tool call first",
@@ -79,24 +81,39 @@ def run_proxy(args: argparse.Namespace) -> int:
     try:
         import anyio
 
+        from .core import Core
         from .run import serve
         from .server_process import ServerNotStarted
+        from .steps_log import StepLog
     except ImportError:
         say(INSTALL_MCP)
         return UNUSABLE
     try:
-        tools = ToolList(resolve_table(args.table), args.casts)  # the table is read once, here
-        gate = CallGate(tools, StepLog(_open_steps(args.steps), args.privacy) if args.steps else None)
-    except (TableError, _Unusable) as error:
+        core = Core(_table(args.table), args.casts)
+        steps = StepLog(_open_steps(args.steps), args.privacy) if args.steps else None
+    except _Unusable as error:
         say(str(error))
         return UNUSABLE
     try:
-        return anyio.run(serve, gate, args.server_command, backend="asyncio")
+        return anyio.run(serve, core, steps, args.server_command, backend="asyncio")
     except ServerNotStarted as error:
         say(str(error))
         return error.code
     except KeyboardInterrupt:  # before the signal handlers are in place, or a second Ctrl-C
         return 130
+
+
+def _table(option: str | None) -> Table | str | None:
+    """A shipped table is read when the core is loaded; a table file now, so that a mistake
+    in it stops the proxy before any server starts."""
+    from .core import is_shipped, read_table
+    if option is None or is_shipped(option):
+        return option
+    from ...table.errors import TableError
+    try:
+        return read_table(option)
+    except TableError as error:
+        raise _Unusable(str(error)) from None
 
 
 def _open_steps(path: str) -> TextIO:

@@ -2,7 +2,8 @@
 known, for `turngate stats` and `turngate timeline`.
 
 A refused call is written at once; a call sent to the server when the server answers it
-(`failed` for a JSON-RPC error or a tool error result). Each call is a turn of its own: the
+(`failed` for a JSON-RPC error or a tool error result). A call sent without being judged
+(no schema was at hand) says so (`"judged": false`). Each call is a turn of its own: the
 client sends calls one by one, and the proxy never sees a model's turn whole. At
 `metadata-only` no argument or text the model sent is kept: not the call id, not the
 refusal's text, not the paths of casts, and not the name of a tool the server did not offer.
@@ -10,14 +11,13 @@ refusal's text, not the paths of casts, and not the name of a tool the server di
 
 from __future__ import annotations
 
-from typing import Iterable, TextIO
+from typing import TYPE_CHECKING, Any, Iterable, TextIO
 
-from attrs import evolve
+from .messages import Message, allowed_id, id_key
 
-from ...turn.calls import TurnVerdict
-from ...turn.steps import RunStep, dump_steps, refused_steps, step_id
-from ...values.quoting import path_text
-from .messages import id_key
+if TYPE_CHECKING:
+    from ...turn.calls import TurnVerdict
+    from ...turn.steps import RunStep
 
 
 class StepLog:
@@ -27,20 +27,24 @@ class StepLog:
         self.sent: dict[str, RunStep] = {}  # calls the server has yet to answer, by request id
 
     def refused(self, verdict: TurnVerdict) -> None:
+        from ...turn.steps import refused_steps
         self.turns += 1
         self._write(refused_steps(verdict, self.turns, self.privacy))
 
-    def forwarded(self, request: dict, tool: str, offered: bool, changed: tuple) -> None:
+    def forwarded(self, request: Message, tool: str, offered: bool, changed: tuple[Any, ...],
+                  judged: bool = True) -> None:
         """A call sent to the server; `offered` says whether the server listed `tool` (it is
         not known when no list could be read), `changed` the paths a cast changed."""
+        from ...turn.steps import RunStep, step_id
+        from ...values.quoting import path_text
         self.turns += 1
         kept_tool = tool if offered or self.privacy == "full" else None
         step = RunStep(self.turns, 1, kept_tool, "ok", call_id=step_id(request.get("id")),
-                       casts=[path_text(path) for path in changed], cast_count=len(changed))
+                       casts=[path_text(path) for path in changed], cast_count=len(changed), judged=judged)
         step = step.at_privacy(self.privacy)
-        if "id" in request:
+        if allowed_id(request):
             self.sent[id_key(request["id"])] = step
-        else:  # sent as a notification: the server answers nothing, so it ran as far as we know
+        else:  # a notification: the server answers nothing, so it ran as far as we know
             self._write([step])
 
     @property
@@ -48,9 +52,16 @@ class StepLog:
         """Whether some call's outcome is still to come from the server."""
         return bool(self.sent)
 
-    def answered(self, message: dict) -> None:
-        """The server's answer to a call it was sent. A 2026-07-28 `input_required` result
-        is no outcome yet: the client sends the call again with what was asked for."""
+    def answered(self, message: object) -> None:
+        """The server's answer to a call it was sent (or a batch of answers). A 2026-07-28
+        `input_required` result is no outcome yet: the client sends the call again with
+        what was asked for."""
+        for answer in message if isinstance(message, list) else [message]:
+            if isinstance(answer, dict) and self.sent:
+                self._answered(answer)
+
+    def _answered(self, message: Message) -> None:
+        from attrs import evolve
         step = self.sent.pop(id_key(message.get("id")), None)
         result = message.get("result")
         result = result if isinstance(result, dict) else {}
@@ -62,10 +73,13 @@ class StepLog:
     def close(self) -> None:
         """Calls the server never answered are written as failed: they did not run to an end
         that anyone saw."""
-        self._write(evolve(step, status="failed") for step in self.sent.values())
-        self.sent.clear()
+        if self.sent:
+            from attrs import evolve
+            self._write(evolve(step, status="failed") for step in self.sent.values())
+            self.sent.clear()
         self.out.close()
 
     def _write(self, steps: Iterable[RunStep]) -> None:
+        from ...turn.steps import dump_steps
         dump_steps(steps, self.out)
         self.out.flush()  # a run may end by a signal; what was decided is on disk by then
