@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import mcp_types as types
+from mcp import Client as SdkClient
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -25,6 +26,8 @@ SERVERS = TESTS / "proxy_servers"
 TICKET_SERVER = [sys.executable, str(SERVERS / "ticket_server.py")]
 #: A server in plain Python (no SDK import): it starts fast, where the server does not matter.
 ECHO_SERVER = [sys.executable, str(SERVERS / "echo_server.py")]
+#: The SDK's low-level Server, with a paged tool list whose schemas change (see the file).
+CATALOG_SERVER = [sys.executable, str(SERVERS / "catalog_server.py")]
 #: The console scripts of the PyPI servers (the test extra), beside the Python that runs the tests.
 BIN = Path(sys.executable).parent
 TIME_SERVER = [str(BIN / "mcp-server-time"), "--local-timezone", "Europe/Berlin"]
@@ -111,6 +114,31 @@ async def session(command: list[str], environment: dict[str, str], client: Clien
             if initialize:
                 await started.initialize()
             yield started
+
+
+@asynccontextmanager
+async def sdk_client(command: list[str], environment: dict[str, str], mode: str = "auto", **options):
+    """The SDK's high-level `Client` with the server `command` starts; in its default mode it
+    speaks 2026-07-28 to a server that does."""
+    parameters = StdioServerParameters(command=command[0], args=command[1:], env=environment, cwd=str(ROOT))
+    async with SdkClient(parameters, mode=mode, **options) as connected:
+        yield connected
+
+
+async def list_every_page(lister) -> list[str]:
+    """The names of every tool, page by page, as a client reads a paged list (a
+    `ClientSession` takes the cursor in params, the high-level `Client` as is)."""
+    names: list[str] = []
+    cursor = None
+    while True:
+        if isinstance(lister, ClientSession):
+            listed = await lister.list_tools(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
+        else:
+            listed = await lister.list_tools(cursor=cursor)
+        names += [tool.name for tool in listed.tools]
+        cursor = listed.next_cursor
+        if not cursor:
+            return names
 
 
 def expected_answer(listed: types.ListToolsResult, tool: str, arguments: dict) -> str:

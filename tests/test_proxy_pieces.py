@@ -125,8 +125,11 @@ def test_a_list_stops_being_current_on_a_change_a_ttl_or_a_client_reading_it_aga
     clock.now += 0.2
     assert not tools.current(None)
     tools.modern = True
+    came = clock.now
+    clock.now += 0.1
     adopted(tools, {"tools": []})  # 2026-07-28: no ttlMs is 0
     assert not tools.current(None)
+    assert tools.current(None, since=came)  # but a list that came after a call is current for it
     adopted(tools, {"tools": []}, stream=1)  # asked while the proxy's stream was held
     assert tools.current(1) and not tools.current(None)
     tools.client_asked({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}, 1)

@@ -59,12 +59,13 @@ class CallGate:
     def __init__(self, session: Session, steps: StepLog | None = None):
         self.session, self.steps = session, steps
 
-    def judge(self, request: Message) -> Ruling:
+    def judge(self, request: Message, since: float | None = None) -> Ruling:
+        """The ruling on a call that came at `since` (see `Session.judging`)."""
         call = as_call(request)
         if call is None:
             return Ruling(request)
         session = self.session
-        if not session.judging(call["name"]):
+        if not session.judging(call["name"], since):
             self._forwarded(request, call["name"], (), judged=False)
             return Ruling(request)
         known = session.tools.known

@@ -101,6 +101,10 @@ class KnownList:
         else:
             self.unjudged.add(name)
 
+    @property
+    def names(self) -> set[str]:
+        return {*self.schemas, *self.unjudged}
+
     def offers(self, name: str) -> bool:
         return name in self.schemas or name in self.unjudged
 

@@ -48,7 +48,7 @@ class Relay:
     def __init__(self, gate: CallGate, own: OwnRequests, to_server: Send, to_client: Send, spawn: Spawn):
         self.gate, self.session, self.own = gate, gate.session, own
         self.to_server, self.to_client, self.spawn = to_server, to_client, spawn
-        self.queue: list[tuple[bytes, list[Piece]]] | None = None  # calls waiting for the list
+        self.queue: list[tuple[bytes, list[Piece], float]] | None = None  # calls waiting for the list
         self.cancelled: set[str] = set()  # ids of waiting calls the client cancelled
         self.released = anyio.Event()  # set while no call waits
         self.released.set()
@@ -63,13 +63,14 @@ class Relay:
             for part in parts:
                 await self._passing(part.message)
             return await self.to_server(line)
+        came = self.session.tools.clock()
         if self.queue is not None:
-            self.queue.append((line, parts))
+            self.queue.append((line, parts, came))
         elif self.session.wants_list(names):
-            self.queue, self.released = [(line, parts)], anyio.Event()
+            self.queue, self.released = [(line, parts, came)], anyio.Event()
             self.spawn(self._release)
         else:
-            await self.gated(line, parts)
+            await self.gated(line, parts, came)
 
     async def _passing(self, message: object) -> None:
         for each in message if type(message) is list else [message]:
@@ -81,29 +82,29 @@ class Relay:
         """Read the list, then judge the calls that waited, in order."""
         try:
             while self.queue:
-                line, parts = self.queue[0]
+                line, parts, came = self.queue[0]
                 names = call_names(parts) or []
-                if self.session.wants_list(names):
+                if self.session.wants_list(names, came):
                     await self.session.read_list(names)
                 self.queue.pop(0)
-                await self.gated(line, parts)
+                await self.gated(line, parts, came)
         finally:
             self.queue = None
             self.cancelled.clear()
             self.released.set()
 
-    async def gated(self, line: bytes, parts: list[Piece]) -> None:
+    async def gated(self, line: bytes, parts: list[Piece], came: float) -> None:
         """The pieces that go on (the line as it came, unless a call was taken out or cast),
-        and the proxy's answers to the others."""
+        and the proxy's answers to the others; `came`: when the line came."""
         sent: list[bytes] = []
         answers: list[object] = []
         changed = False
         for part in parts:
             message = part.message
             if type(message) is list:
-                data, answer = await self._batch(part)
+                data, answer = await self._batch(part, came)
             elif is_call(message):
-                data, answer = self._call(part)
+                data, answer = self._call(part, came)
             else:
                 await self._passing(message)
                 data, answer = part.data, None
@@ -118,22 +119,22 @@ class Relay:
         for answer in answers:
             await self.to_client(encode(answer))
 
-    def _ruling(self, message: Message) -> Ruling:
+    def _ruling(self, message: Message, came: float) -> Ruling:
         if self.cancelled and "id" in message and id_key(message["id"]) in self.cancelled:
             return Ruling(None, True)  # cancelled while it waited: it never reaches the server
-        return self.gate.judge(message)
+        return self.gate.judge(message, came)
 
-    def _call(self, part: Piece) -> tuple[bytes, object]:
-        ruling = self._ruling(part.message)  # type: ignore[arg-type]
+    def _call(self, part: Piece, came: float) -> tuple[bytes, object]:
+        ruling = self._ruling(part.message, came)  # type: ignore[arg-type]
         if ruling.send is None:
             return b"", ruling.answer
         return (encode(ruling.send) if ruling.changed else part.data), None
 
-    async def _batch(self, part: Piece) -> tuple[bytes, object]:
+    async def _batch(self, part: Piece, came: float) -> tuple[bytes, object]:
         rulings: list[Ruling] = []
         for message in part.message:  # type: ignore[union-attr]
             if is_call(message):
-                rulings.append(self._ruling(message))
+                rulings.append(self._ruling(message, came))
             else:
                 await self._passing(message)
                 rulings.append(Ruling(message))

@@ -72,11 +72,11 @@ class Session:
 
     # before calls are judged
 
-    def wants_list(self, names: list[str]) -> bool:
-        """Whether the list is to be read before calls of `names` are judged."""
+    def wants_list(self, names: list[str], since: float | None = None) -> bool:
+        """Whether the list is to be read before calls of `names` (that came at `since`) are judged."""
         if self.upstream.given_up:
             return False
-        return not self.tools.current(self.stream.held_epoch) or any(map(self.tools.wants, names))
+        return not self.tools.current(self.stream.held_epoch, since) or any(map(self.tools.wants, names))
 
     async def read_list(self, names: list[str]) -> None:
         """Read the list afresh, once for calls that wait together."""
@@ -103,11 +103,12 @@ class Session:
                 return False
         return True
 
-    def judging(self, name: str) -> bool:
-        """Whether a call of `name` can be judged now: the list is current and judges it."""
+    def judging(self, name: str, since: float | None = None) -> bool:
+        """Whether a call of `name` (that came at `since`) can be judged now: the list is
+        current for it and judges it."""
         tools = self.tools
         known = tools.known
-        if known is None or not tools.current(self.stream.held_epoch) or tools.wants(name):
+        if known is None or not tools.current(self.stream.held_epoch, since) or tools.wants(name):
             return False
         known.toolset()  # compiled now: a schema that cannot be compiled leaves its tool unjudged
         return known.judges(name)

@@ -39,18 +39,22 @@ class ToolList:
         self.changes = 0  # change notices seen so far
         self.learned = 0  # `changes` when the known list was asked for
         self.expires: float | None = None  # when the known list's ttlMs passes; None: never
+        self.received = 0.0  # when the known list came
         self.watched: int | None = None  # the listen stream that would tell of its changes
         self.checked: set[str] = set()  # names the known list was read afresh for, and lacks
         self.modern = False  # a 2026-07-28 session: an absent ttlMs is 0
         self.client_listings: dict[str, Listing] = {}  # by the request id of each page asked
         self.pending: Listing | None = None  # the client's newest listing, not complete yet
 
-    def current(self, stream: int | None) -> bool:
-        """Whether the known list may judge calls now; `stream`: the epoch of the listen
-        stream the proxy holds (None: none)."""
+    def current(self, stream: int | None, since: float | None = None) -> bool:
+        """Whether the known list may judge calls now, or a call that came at `since`; a
+        list that came after the call is current for it, whatever its ttl. `stream`: the
+        epoch of the listen stream the proxy holds (None: none)."""
         if self.known is None or self.learned != self.changes:
             return False
         if self.watched is not None and self.watched == stream:
+            return True
+        if since is not None and self.received >= since:
             return True
         return self.expires is None or self.clock() < self.expires
 
@@ -110,10 +114,14 @@ class ToolList:
             self.pending = None
         if self.known is not None and self.learned > listing.changes:
             return  # a newer list came first
+        before = self.known
         self.known = KnownList(listing.entries, self.core)
         self.learned = listing.changes
+        self.received = self.clock()
         self.server_info = listing.server_info if listing.server_info is not None else self.server_info
         ttl = listing.ttl_ms if listing.ttl_ms is not None else (0 if self.modern else None)
         self.expires = None if ttl is None else self.clock() + ttl / 1000
         self.watched = listing.epoch if listing.epoch is not None and listing.epoch == stream else None
-        self.checked = {name for name in checked if not self.known.offers(name)}
+        # Names read afresh for stay so while the list is the same one: "until the list changes".
+        kept = self.checked if before is not None and before.names == self.known.names else set()
+        self.checked = {name for name in (*kept, *checked) if not self.known.offers(name)}
