@@ -175,3 +175,15 @@ def test_turngate_builds_its_command_line_without_importing_anyio():
     probe = "import sys, turngate.mcp.proxy; print('anyio' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout == "False\n"
+
+
+def test_the_proxy_starts_without_the_core_and_import_turngate_loads_nothing_more():
+    """What the proxy's start costs is the relay's: the core, the table and its grammar are
+    loaded on first use (in the warm-up thread), and `import turngate` loads none of them."""
+    probe = ("import sys, turngate; before = sorted(m for m in sys.modules if m.startswith('turngate.')); "
+             "import turngate.mcp.proxy.run, turngate.mcp.proxy.command; "
+             "heavy = ('turngate.turn', 'turngate.check', 'turngate.compile', 'turngate.table', 'turngate.formats', "
+             "'turngate.kinds', 'lark', 'attr', 'cattrs', 'referencing', 'mcp.', 'pydantic'); "
+             "print(before, sorted(m for m in sys.modules if m.startswith(heavy)))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout == "[] []\n"
