@@ -144,7 +144,8 @@ def test_the_command_line_helps_and_refuses_a_missing_command(capsys):
     assert proxy.main(["--help"]) == 0
     assert "-- COMMAND [ARGS...]" in capsys.readouterr().out
     assert proxy.main(["--casts"]) == 2
-    assert "the following arguments are required: COMMAND" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("turngate proxy: give the server to put behind the gate: -- COMMAND [ARGS...] "
+                                       "(a server over stdio) or --url URL (one over Streamable HTTP).\n")
 
 
 def test_without_anyio_the_proxy_says_how_to_install_it(capsys, monkeypatch):

@@ -23,13 +23,28 @@ if TYPE_CHECKING:
 class StepLog:
     def __init__(self, out: TextIO, privacy: str):
         self.out, self.privacy = out, privacy
-        self.turns = 0
+        self._turns = [0]  # shared with siblings: one numbering per file
         self.sent: dict[str, RunStep] = {}  # calls the server has yet to answer, by request id
+        self._siblings: list[StepLog] = []
+
+    def sibling(self) -> StepLog:
+        """The steps of another session, in the same file (`--listen` serves many)."""
+        other = StepLog(self.out, self.privacy)
+        other._turns = self._turns
+        self._siblings.append(other)
+        return other
+
+    @property
+    def turns(self) -> int:
+        return self._turns[0]
+
+    def _next_turn(self) -> int:
+        self._turns[0] += 1
+        return self._turns[0]
 
     def refused(self, verdict: TurnVerdict) -> None:
         from ...turn.steps import refused_steps
-        self.turns += 1
-        self._write(refused_steps(verdict, self.turns, self.privacy))
+        self._write(refused_steps(verdict, self._next_turn(), self.privacy))
 
     def forwarded(self, request: Message, tool: str, offered: bool, changed: tuple[Any, ...],
                   judged: bool = True) -> None:
@@ -37,9 +52,8 @@ class StepLog:
         not known when no list could be read), `changed` the paths a cast changed."""
         from ...turn.steps import RunStep, step_id
         from ...values.quoting import path_text
-        self.turns += 1
         kept_tool = tool if offered or self.privacy == "full" else None
-        step = RunStep(self.turns, 1, kept_tool, "ok", call_id=step_id(request.get("id")),
+        step = RunStep(self._next_turn(), 1, kept_tool, "ok", call_id=step_id(request.get("id")),
                        casts=[path_text(path) for path in changed], cast_count=len(changed), judged=judged)
         step = step.at_privacy(self.privacy)
         if allowed_id(request):
@@ -73,10 +87,11 @@ class StepLog:
     def close(self) -> None:
         """Calls the server never answered are written as failed: they did not run to an end
         that anyone saw."""
-        if self.sent:
-            from attrs import evolve
-            self._write(evolve(step, status="failed") for step in self.sent.values())
-            self.sent.clear()
+        for log in (*self._siblings, self):
+            if log.sent:
+                from attrs import evolve
+                self._write(evolve(step, status="failed") for step in log.sent.values())
+                log.sent.clear()
         self.out.close()
 
     def _write(self, steps: Iterable[RunStep]) -> None:
