@@ -12,7 +12,9 @@ publishes the change to `subscriptions/listen` streams, 2026-07-28, and sends
   every page: a listing that never ends but for the reader) or `empty` (`""` after the last);
 - `TURNGATE_TTL_MS`: the `ttlMs` of every `tools/list` result (none by default);
 - `TURNGATE_LISTEN`: serve `subscriptions/listen` (2026-07-28);
-- `TURNGATE_TEST_CALLS`: a file every call is appended to, as a JSON line.
+- `TURNGATE_TEST_CALLS`: a file every call is appended to, as a JSON line;
+- `TURNGATE_TOKENS` (HTTP only): `admin=TOKEN,user=TOKEN`: a request without one of these
+  bearer tokens is answered 401, and the admin's list has one more tool, `purge(days)`.
 """
 
 from __future__ import annotations
@@ -43,6 +45,16 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "retype": {"type": "object", "properties": {}},
 }
 BUS = InMemorySubscriptionBus()
+PURGE = {"type": "object", "properties": {"days": {"type": "integer"}}, "required": ["days"]}
+
+
+def role(ctx: Any) -> str | None:
+    """The caller's role, from its bearer token (HTTP only)."""
+    request = getattr(ctx, "request", None)
+    headers = getattr(request, "headers", None)
+    tokens = dict(item.split("=", 1) for item in os.environ.get("TURNGATE_TOKENS", "").split(",") if "=" in item)
+    given = headers.get("authorization", "").removeprefix("Bearer ") if headers is not None else ""
+    return next((name for name, token in tokens.items() if token == given), None)
 
 
 def record(tool: str, arguments: dict[str, Any]) -> None:
@@ -65,8 +77,10 @@ async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> t
     cursor = params.cursor if params is not None else None
     start = int(cursor) if cursor and cursor.isdigit() else 0
     names = list(SCHEMAS)[start:start + size]
-    return types.ListToolsResult(tools=[types.Tool(name=name, input_schema=SCHEMAS[name]) for name in names],
-                                 next_cursor=page_cursor(start, size))
+    tools = [types.Tool(name=name, input_schema=SCHEMAS[name]) for name in names]
+    if role(ctx) == "admin":
+        tools.append(types.Tool(name="purge", input_schema=PURGE))
+    return types.ListToolsResult(tools=tools, next_cursor=page_cursor(start, size))
 
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -98,7 +112,21 @@ async def serve_stdio() -> None:
 
 def serve_http(port: int) -> None:
     import uvicorn
-    uvicorn.run(server().streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
+    from starlette.responses import JSONResponse
+
+    app = server().streamable_http_app()
+    tokens = {item.split("=", 1)[1] for item in os.environ.get("TURNGATE_TOKENS", "").split(",") if "=" in item}
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        headers = dict(scope.get("headers", [])) if scope["type"] == "http" else {}
+        given = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
+        if tokens and scope["type"] == "http" and given not in tokens:
+            await JSONResponse({"error": "invalid_token"}, status_code=401,
+                               headers={"www-authenticate": 'Bearer error="invalid_token"'})(scope, receive, send)
+            return
+        await app(scope, receive, send)
+
+    uvicorn.run(guarded, host="127.0.0.1", port=port, log_level="warning")
 
 
 if __name__ == "__main__":
