@@ -183,8 +183,19 @@ async def test_a_server_that_does_not_answer_costs_one_wait(anyio_backend):
     async def to_server(data: bytes) -> None:
         sent.append(data)
 
-    own = OwnRequests(to_server, answer_wait=0.05)
-    assert await own.ask("tools/list", {}) is None and own.given_up
+    own = OwnRequests(to_server, answer_wait=0.05, silence=0.2)
+    assert await own.ask("tools/list", {}) is None and own.given_up  # a server that says nothing, for long
+    own.given_up, own.silence = False, 60.0
+
+    async def answers_others() -> None:
+        await anyio.sleep(0.01)
+        own.heard += 1  # a line of the server's, not the answer
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(answers_others)
+        with anyio.fail_after(30):  # one wait of 0.05 s, not the minute a silent server gets
+            assert await own.ask("tools/list", {}) is None
+    assert own.given_up
     assert await own.ask("tools/list", {}) is None and len(sent) == 1  # nothing more is asked
     late = {"jsonrpc": "2.0", "id": json.loads(sent[0])["id"], "result": {"tools": []}}
     assert own.take(late) and not own.given_up  # a late answer: it does answer, slowly

@@ -9,6 +9,8 @@ left), the proxy's answers are the batch answer, at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .messages import Message, allowed_id, id_key
 
 
@@ -17,7 +19,7 @@ class BatchAnswers:
         #: The ids of the requests of each batch sent on, and the proxy's answers waiting for them.
         self.waiting: list[tuple[set[str], list[Message]]] = []
 
-    def expect(self, sent: list[object], answers: list[Message]) -> bool:
+    def expect(self, sent: Sequence[object], answers: list[Message]) -> bool:
         """Keep `answers` for the server's answer to the batch `sent`; False when the server
         will answer none of it (then they are the batch's answer now)."""
         ids = {id_key(m["id"]) for m in sent if isinstance(m, dict) and "method" in m and allowed_id(m)}

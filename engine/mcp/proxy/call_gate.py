@@ -27,7 +27,7 @@ class Ruling(NamedTuple):
     whether that differs from what came, and the answer the client gets from the proxy
     (None: none, as for a call sent as a notification)."""
 
-    send: Message | None
+    send: object
     changed: bool = False
     answer: Message | None = None
 

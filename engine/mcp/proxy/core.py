@@ -55,7 +55,7 @@ class Core:
                 from ...compile.compiled_table import compiled_table
                 from ...formats import mcp_calls  # noqa: F401  (the answers' shape, used at the first refusal)
                 from ...turn import gate  # noqa: F401
-                self._table = resolve_table(self.table_option)  # type: ignore[arg-type]
+                self._table = resolve_table(self.table_option)
                 compiled_table(self._table)
             return self._table
 

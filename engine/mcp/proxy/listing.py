@@ -57,7 +57,8 @@ class Listing:
         self.entries.extend(tools)
         self.pages += 1
         ttl = result.get("ttlMs")
-        if type(ttl) in (int, float) and ttl >= 0 and (self.ttl_ms is None or ttl < self.ttl_ms):
+        if isinstance(ttl, (int, float)) and not isinstance(ttl, bool) and ttl >= 0 \
+                and (self.ttl_ms is None or ttl < self.ttl_ms):
             self.ttl_ms = ttl
         self.server_info = meta_of(result).get(SERVER_INFO_KEY, self.server_info)
         cursor = result.get("nextCursor")

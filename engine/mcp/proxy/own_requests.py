@@ -6,10 +6,12 @@ clients number their requests. The server's answer is told apart by that prefix,
 proxy needs no table of the client's ids.
 
 A server that does not answer them costs one short wait per session, never one per call:
-when an answer does not come within `ANSWER_WAIT` seconds, or comes as an error with a
-null id (a server that cannot read a text id), the proxy asks nothing more and judges by
-the lists the client reads (a late answer lets it ask again). Only the calls wait meanwhile;
-the client's other lines go on.
+when an answer does not come within `ANSWER_WAIT` seconds while the server answers other
+things, or comes as an error with a null id (a server that cannot read a text id), the proxy
+asks nothing more and judges by the lists the client reads (a late answer lets it ask
+again). A server that says nothing at all is still starting, or busy with the client's own
+requests: the wait goes on, up to `SILENCE` seconds. Only the calls wait meanwhile; the
+client's other lines go on.
 """
 
 from __future__ import annotations
@@ -22,15 +24,17 @@ import anyio
 from .messages import Message, encode, subscription_of
 from .subscription import Subscription
 
-#: Seconds the proxy waits for the server to answer one of its requests.
+#: Seconds the proxy waits for the server to answer one of its requests while it answers others.
 ANSWER_WAIT = 3.0
+#: Seconds it waits for a server that says nothing at all (one that starts slowly).
+SILENCE = 30.0
 
 Send = Callable[[bytes], Awaitable[None]]
 
 
 class OwnRequests:
-    def __init__(self, to_server: Send, answer_wait: float = ANSWER_WAIT):
-        self.to_server, self.answer_wait = to_server, answer_wait
+    def __init__(self, to_server: Send, answer_wait: float = ANSWER_WAIT, silence: float = SILENCE):
+        self.to_server, self.answer_wait, self.silence = to_server, answer_wait, silence
         self.prefix = f"turngate-proxy-{uuid.uuid4().hex}-"
         #: The prefix as bytes: a line from the server without it is none of these answers
         #: (but for an error with a null id), and is passed on without being parsed.
@@ -39,6 +43,7 @@ class OwnRequests:
         self.waiting: dict[str, list[Any]] = {}  # request id -> [answered event, answer]
         self.given_up = False
         self.stream: Subscription | None = None
+        self.heard = 0  # lines from the server so far (see `ask`)
 
     def _next_id(self) -> str:
         self.asked += 1
@@ -53,13 +58,25 @@ class OwnRequests:
         slot = self.waiting[request_id] = [anyio.Event(), None]
         request = {"jsonrpc": "2.0", "id": request_id, "method": method}
         await self.to_server(encode({**request, "params": params} if params else request))
-        with anyio.move_on_after(self.answer_wait):
-            await slot[0].wait()
+        await self.wait_for(slot[0])
         del self.waiting[request_id]
-        if not slot[0].is_set():
-            self.given_up = True
         answer = slot[1]
         return answer.get("result") if isinstance(answer, dict) else None
+
+    async def wait_for(self, answered: anyio.Event) -> bool:
+        """Wait for an answer to one of the proxy's requests; False, and nothing more is
+        asked, when the server answers other things meanwhile and not this, or says nothing
+        for `silence` seconds."""
+        heard, waited = self.heard, 0.0
+        while not answered.is_set() and waited < self.silence:
+            with anyio.move_on_after(self.answer_wait):
+                await answered.wait()
+            waited += self.answer_wait
+            if self.heard != heard:  # it answers others, not this: it will not answer it
+                break
+        if not answered.is_set():
+            self.given_up = True
+        return answered.is_set()
 
     async def listen(self, params: dict[str, Any]) -> object:
         """Open the proxy's listen stream (see `Subscription.open`); its id."""

@@ -15,7 +15,7 @@ ping must not wait for a server that does not answer the proxy).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import anyio
 
@@ -24,10 +24,9 @@ from .call_gate import CallGate, Ruling, call_name
 from .messages import Message, encode, id_key, is_answer, is_call, params_of, parse
 from .own_requests import OwnRequests, Send
 from .reading import Piece, pieces
-from .session import Session
 
 #: Starts a task beside the relay's (a task group's `start_soon`).
-Spawn = Callable[..., None]
+Spawn = Callable[..., object]
 CANCELLED = "notifications/cancelled"
 
 
@@ -132,9 +131,9 @@ class Relay:
 
     async def _batch(self, part: Piece, came: float) -> tuple[bytes, object]:
         rulings: list[Ruling] = []
-        for message in part.message:  # type: ignore[union-attr]
+        for message in cast(list[object], part.message):
             if is_call(message):
-                rulings.append(self._ruling(message, came))
+                rulings.append(self._ruling(cast(Message, message), came))
             else:
                 await self._passing(message)
                 rulings.append(Ruling(message))
@@ -159,6 +158,7 @@ class Relay:
         return waiting or self.own.mark in line or b"list_changed" in line
 
     async def from_server(self, line: bytes) -> None:
+        self.own.heard += 1
         message = parse(line) if self.may_concern_the_proxy(line) else None
         if not isinstance(message, (dict, list)):
             return await self.to_client(line)

@@ -4,6 +4,7 @@ the server stopped, and its exit code handed back."""
 from __future__ import annotations
 
 import signal
+from typing import AsyncIterator
 
 import anyio
 import anyio.abc
@@ -49,7 +50,7 @@ async def serve(core: Core, steps: StepLog | None, command: list[str]) -> int:
     return exit_code(process.returncode, ending)
 
 
-async def _on_signal(signals, run: anyio.CancelScope, ending: Ending) -> None:
+async def _on_signal(signals: AsyncIterator[int], run: anyio.CancelScope, ending: Ending) -> None:
     async for number in signals:
         ending.signal = number
         run.cancel()

@@ -27,10 +27,11 @@ class Upstream(Protocol):
     """How the proxy asks the server itself."""
 
     given_up: bool  # the server did not answer one of the proxy's requests: ask nothing more
-    answer_wait: float
     stream: Subscription | None
 
     async def ask(self, method: str, params: dict[str, Any]) -> object: ...
+
+    async def wait_for(self, answered: anyio.Event) -> bool: ...
 
     async def listen(self, params: dict[str, Any]) -> object: ...
 
@@ -85,11 +86,8 @@ class Session:
                 return
             if self.tools.modern and self.stream.wanted():
                 await self.stream.open(self.upstream.listen, self.envelope)
-                with anyio.move_on_after(self.upstream.answer_wait):
-                    await self.stream.settled.wait()
-                if not self.stream.settled.is_set():
-                    self.upstream.given_up = True  # silence: it does not answer the proxy's requests
-                    return
+                if not await self.upstream.wait_for(self.stream.settled):
+                    return  # it does not answer the proxy's requests
             listing = self.tools.continued(self.stream.active_epoch)
             if await self._pages(listing):
                 self.tools.adopt(listing, self.stream.held_epoch, tuple(names))

@@ -35,7 +35,7 @@ def client_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 class HttpAsk:
-    def __init__(self, url: str, client: httpx2.AsyncClient, spawn: Callable[..., None],
+    def __init__(self, url: str, client: httpx2.AsyncClient, spawn: Callable[..., object],
                  answer_wait: float = ANSWER_WAIT):
         self.url, self.client, self.spawn, self.answer_wait = url, client, spawn, answer_wait
         self.headers: list[tuple[str, str]] = []  # the client's, from its newest request
@@ -84,6 +84,13 @@ class HttpAsk:
                         return message
             return None
         return parse(await response.aread())
+
+    async def wait_for(self, answered: anyio.Event) -> bool:
+        with anyio.move_on_after(self.answer_wait):
+            await answered.wait()
+        if not answered.is_set():
+            self.given_up = True
+        return answered.is_set()
 
     async def listen(self, params: dict[str, Any]) -> object:
         if self.given_up:

@@ -113,7 +113,7 @@ class Forwarder:
         answers = [r.answer for r in rulings if r.answer is not None]
         if not any(r.changed for r in rulings):
             return body, headers, answers, True
-        if not batch and sent:  # a cast call: its Mcp-Param-* headers mirror the arguments sent
+        if not batch and sent and isinstance(sent[0], dict):  # a cast call: its Mcp-Param-* mirror what is sent
             known = forwarded.session.tools.known
             schema = known.schemas.get(call_name(sent[0]) or "") if known is not None else None
             headers = [(n, v) for n, v in headers if not n.lower().startswith(PARAM.lower())]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import socket
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 import anyio
 import anyio.abc
@@ -23,6 +23,10 @@ from ..run import STOP_SIGNALS
 from ..server_process import NOT_FOUND, NOT_RUNNABLE, ServerNotStarted
 from ..steps_log import StepLog
 from .wire import origin_allowed
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
 
 #: Seconds open streams have to end once the proxy is asked to stop.
 SHUTDOWN_GRACE = 2.0
@@ -64,9 +68,20 @@ def _exists(path: str) -> bool:
     return os.path.exists(path)
 
 
-def app_for(handler: Any, host: str, allowed: tuple[str, ...]) -> Any:
+class Handler(Protocol):
+    """What serves the requests: `StdioSessions` or `Forwarder`."""
+
+    async def post(self, request: Request) -> Response: ...
+
+    async def get(self, request: Request) -> Response: ...
+
+    async def delete(self, request: Request) -> Response: ...
+
+    async def close(self) -> None: ...
+
+
+def app_for(handler: Handler, host: str, allowed: tuple[str, ...]) -> Any:
     from starlette.applications import Starlette
-    from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Route
 
@@ -121,7 +136,7 @@ async def serve_http(core: Core, steps: StepLog | None, listen: tuple[str, int],
 
 
 async def _handler(core: Core, steps: StepLog | None, command: list[str], url: str | None,
-                   headers: list[tuple[str, str]], tasks: anyio.abc.TaskGroup) -> Any:
+                   headers: list[tuple[str, str]], tasks: anyio.abc.TaskGroup) -> Handler:
     if command:
         from .stdio_sessions import StdioSessions
         return StdioSessions(command, core, steps, tasks)
@@ -129,7 +144,7 @@ async def _handler(core: Core, steps: StepLog | None, command: list[str], url: s
     return Forwarder(url or "", headers, core, steps, tasks)
 
 
-async def _on_signal(signals: Any, server: Any, handler: Any) -> None:
+async def _on_signal(signals: Any, server: Any, handler: Handler) -> None:
     async for _ in signals:
         if server.should_exit:
             server.force_exit = True

@@ -20,7 +20,7 @@ from typing import Any, Awaitable, Callable
 import anyio
 import httpx2
 
-from ..messages import Message, allowed_id, encode, params_of, parse
+from ..messages import allowed_id, encode, params_of, parse
 from .wire import ACCEPT_BOTH, LAST_EVENT, SESSION, VERSION, error_message, param_headers, routing_headers
 
 Deliver = Callable[[bytes], Awaitable[None]]
@@ -38,7 +38,7 @@ def timeouts() -> httpx2.Timeout:
 
 class RemoteServer:
     def __init__(self, url: str, headers: list[tuple[str, str]], client: httpx2.AsyncClient, deliver: Deliver,
-                 spawn: Callable[..., None], schema_of: SchemaOf):
+                 spawn: Callable[..., object], schema_of: SchemaOf):
         self.url, self.headers, self.client = url, headers, client
         self.deliver, self.spawn, self.schema_of = deliver, spawn, schema_of
         self.session_id: str | None = None
@@ -55,7 +55,7 @@ class RemoteServer:
         message = parse(line)
         request_id = message["id"] if isinstance(message, dict) and "method" in message and allowed_id(message) \
             else None
-        counted = request_id is not None and message.get("method") != "subscriptions/listen"  # type: ignore[union-attr]
+        counted = request_id is not None and isinstance(message, dict) and message["method"] != "subscriptions/listen"
         if counted:
             self.in_flight += 1
             self.drained = anyio.Event() if self.drained.is_set() else self.drained

@@ -4,8 +4,9 @@ the proxy. Exit code 0, or 128+N for signal N."""
 
 from __future__ import annotations
 
+from typing import AsyncIterator
+
 import anyio
-import anyio.abc
 import httpx2
 
 from ..call_gate import CallGate
@@ -52,8 +53,8 @@ async def serve_remote(core: Core, steps: StepLog | None, url: str, headers: lis
     return 128 + stopped[0] if stopped else 0
 
 
-async def _on_signal(signals: anyio.abc.AsyncResource, run: anyio.CancelScope, stopped: list[int]) -> None:
-    async for number in signals:  # type: ignore[attr-defined]
+async def _on_signal(signals: AsyncIterator[int], run: anyio.CancelScope, stopped: list[int]) -> None:
+    async for number in signals:
         stopped.append(number)
         run.cancel()
         return
