@@ -21,6 +21,7 @@ from proxy_support import (
     PROXY,
     TICKET_SCRIPT,
     TICKET_SERVER,
+    TIME_SERVER,
     dumped,
     free_port,
     http_server,
@@ -30,6 +31,7 @@ from proxy_support import (
     serving,
 )
 from test_proxy_lists import text_of
+from test_proxy_pypi import CONVERT
 
 pytestmark = pytest.mark.anyio
 TOKENS = "admin=token-of-ann,user=token-of-bob"
@@ -67,7 +69,7 @@ def stdio_behind(tmp_path_factory):
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_http_clients_reach_a_stdio_server_through_the_gate(stdio_behind, mode):
     port, folder, _ = stdio_behind
-    before = len(read_lines(folder / "calls.jsonl"))
+    before, steps = len(read_lines(folder / "calls.jsonl")), len(read_lines(folder / "steps.jsonl"))
     async with http_client(port, mode) as client:
         assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
         refused = text_of(await client.call_tool("tag", {"label": "green"}))
@@ -75,6 +77,21 @@ async def test_http_clients_reach_a_stdio_server_through_the_gate(stdio_behind, 
     assert refused.endswith('"label" must be one of "red", "blue", but "green" was sent.')
     assert ran["isError"] is False
     assert [call["arguments"] for call in read_lines(folder / "calls.jsonl")[before:]] == [{"label": "red"}]
+    # The steps keep the client's call ids, also where a shared server got others (2026-07-28).
+    written = read_lines(folder / "steps.jsonl")[steps:]
+    assert [(step["status"], type(step["call_id"])) for step in written] == [("refused", int), ("ok", int)]
+
+
+async def test_a_pypi_server_over_stdio_serves_http_clients_through_the_gate(tmp_path):
+    """mcp-server-time offers no listen stream and no ttlMs: in a 2026-07-28 session its
+    list is read before each call, and each call is judged by it."""
+    port = free_port()
+    with serving(listening(port, "--", *TIME_SERVER), port, server_environment(tmp_path)):
+        async with http_client(port, "auto") as client:
+            converted = dumped(await client.call_tool("convert_time", CONVERT))
+            refused = text_of(await client.call_tool("convert_time", {**CONVERT, "time": ["12:00"]}))
+    assert converted["isError"] is False and '"target"' in converted["content"][0]["text"]
+    assert refused.endswith('"time" must be text, but a list was sent.')
 
 
 async def test_each_http_session_has_its_server_and_its_list(stdio_behind):

@@ -11,7 +11,7 @@ refusal's text, not the paths of casts, and not the name of a tool the server di
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TextIO
 
 from .messages import Message, allowed_id, id_key
 
@@ -21,15 +21,16 @@ if TYPE_CHECKING:
 
 
 class StepLog:
-    def __init__(self, out: TextIO, privacy: str):
-        self.out, self.privacy = out, privacy
+    def __init__(self, out: TextIO, privacy: str, shown_id: Callable[[object], object] = lambda given: given):
+        self.out, self.privacy, self.shown_id = out, privacy, shown_id
         self._turns = [0]  # shared with siblings: one numbering per file
         self.sent: dict[str, RunStep] = {}  # calls the server has yet to answer, by request id
         self._siblings: list[StepLog] = []
 
-    def sibling(self) -> StepLog:
-        """The steps of another session, in the same file (`--listen` serves many)."""
-        other = StepLog(self.out, self.privacy)
+    def sibling(self, shown_id: Callable[[object], object] = lambda given: given) -> StepLog:
+        """The steps of another session, in the same file (`--listen` serves many); its
+        calls' ids as `shown_id` gives them (the client's, where the proxy gave them others)."""
+        other = StepLog(self.out, self.privacy, shown_id)
         other._turns = self._turns
         self._siblings.append(other)
         return other
@@ -43,8 +44,12 @@ class StepLog:
         return self._turns[0]
 
     def refused(self, verdict: TurnVerdict) -> None:
-        from ...turn.steps import refused_steps
-        self._write(refused_steps(verdict, self._next_turn(), self.privacy))
+        from attrs import evolve
+
+        from ...turn.steps import refused_steps, step_id
+        steps = refused_steps(verdict, self._next_turn(), self.privacy)
+        self._write(evolve(step, call_id=step_id(self.shown_id(step.call_id))) if step.call_id is not None else step
+                    for step in steps)
 
     def forwarded(self, request: Message, tool: str, offered: bool, changed: tuple[Any, ...],
                   judged: bool = True) -> None:
@@ -53,7 +58,7 @@ class StepLog:
         from ...turn.steps import RunStep, step_id
         from ...values.quoting import path_text
         kept_tool = tool if offered or self.privacy == "full" else None
-        step = RunStep(self._next_turn(), 1, kept_tool, "ok", call_id=step_id(request.get("id")),
+        step = RunStep(self._next_turn(), 1, kept_tool, "ok", call_id=step_id(self.shown_id(request.get("id"))),
                        casts=[path_text(path) for path in changed], cast_count=len(changed), judged=judged)
         step = step.at_privacy(self.privacy)
         if allowed_id(request):

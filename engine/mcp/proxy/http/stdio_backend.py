@@ -64,8 +64,9 @@ class Backend:
         self.process = await start_server(self.command)
         from_server, self.to_server = server_pipes(self.process)
         own = OwnRequests(self.to_server)
-        self.relay = Relay(CallGate(Session(self.core, own), self.steps.sibling() if self.steps else None),
-                           own, self.to_server, self.deliver, tasks.start_soon)
+        steps = self.steps.sibling(self._client_id) if self.steps else None
+        self.relay = Relay(CallGate(Session(self.core, own), steps), own, self.to_server, self.deliver,
+                           tasks.start_soon)
         tasks.start_soon(self._read, from_server)
 
     async def _read(self, receive: Any) -> None:
@@ -74,6 +75,11 @@ class Backend:
         self.alive = False  # the server is gone: every stream ends
         for stream in list(self.streams.values()):
             stream.close()
+
+    def _client_id(self, server_id: object) -> object:
+        """A call's id as its client gave it (for the run steps)."""
+        route = self.routes.get(id_key(server_id))
+        return route.ids.get(id_key(server_id), server_id) if route is not None else server_id
 
     async def stop(self) -> None:
         with anyio.CancelScope(shield=True):
