@@ -188,3 +188,15 @@ def test_the_proxy_starts_without_the_core_and_import_turngate_loads_nothing_mor
              "print(before, sorted(m for m in sys.modules if m.startswith(heavy)))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout == "[] []\n"
+
+
+def test_the_console_script_starts_the_proxy_without_the_other_commands():
+    """`turngate proxy` (the console script, `turngate.console:main`) goes to the proxy's
+    command line without importing `turngate.cli`, whose commands load the core; any other
+    command goes to `turngate.cli`."""
+    probe = ("import sys; from turngate.console import main; code = main(['proxy', '--casts']); "
+             "print(code, 'turngate.cli' in sys.modules); print(main(['timeline', 'no-such-file.jsonl']), "
+             "'turngate.cli' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout == "2 False\n2 True\n"
+    assert done.stderr.startswith("turngate proxy: give the server to put behind the gate")
