@@ -119,6 +119,8 @@ def test_a_list_stops_being_current_on_a_change_a_ttl_or_a_client_reading_it_aga
     assert tools.current(None)  # no ttlMs before 2026-07-28: current until a change
     tools.changed()
     assert not tools.current(None)
+    adopted(tools, {"tools": [], "ttlMs": 0})  # 0: stale at once
+    assert not tools.current(None)
     adopted(tools, {"tools": [], "ttlMs": 500})
     clock.now += 0.4
     assert tools.current(None)
