@@ -213,3 +213,34 @@ async def test_a_server_that_does_not_answer_costs_one_wait(anyio_backend):
             assert await own.ask("tools/list", {}) is None
     assert own.given_up
     assert not own.take({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "not ours"}})
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_a_session_its_client_left_without_a_word_is_ended(anyio_backend, monkeypatch):
+    """Behind --listen, a session with no request for SESSION_IDLE and no stream read, or
+    whose server is gone, is ended (its server stopped); one a client reads stays."""
+    from turngate.mcp.proxy.http import stdio_sessions
+    from turngate.mcp.proxy.http.events import EventStream
+
+    class Server:
+        def __init__(self, alive: bool, read: bool) -> None:
+            self.alive, self.stopped, self.streams = alive, False, {}
+            stream = EventStream(self.streams)
+            stream.readers = int(read)
+
+        async def stop(self) -> None:
+            self.stopped = True
+
+    monkeypatch.setattr(stdio_sessions, "SESSION_IDLE", 0.0)
+    async with anyio.create_task_group() as tasks:
+        sessions = stdio_sessions.StdioSessions(["true"], CORE, None, tasks)
+        servers = {"idle": Server(True, False), "read": Server(True, True), "gone": Server(False, True)}
+        sessions.sessions.update(servers)
+        sessions.used.update({name: anyio.current_time() - 1 for name in servers})
+        tasks.start_soon(sessions._reap, 0.01)
+        with anyio.fail_after(10):
+            while len(sessions.sessions) > 1 or not servers["gone"].stopped:
+                await anyio.sleep(0.01)
+        tasks.cancel_scope.cancel()
+    assert list(sessions.sessions) == ["read"] and servers["idle"].stopped and not servers["read"].stopped

@@ -76,7 +76,7 @@ class KnownList:
     be that entry's, and is not refused as unknown)."""
 
     def __init__(self, entries: list[object], core: Core):
-        self.core = core
+        self.core, self.entries = core, entries
         self.schemas: dict[str, object] = {}
         self.unjudged: set[str] = set()
         self.unreadable = False

@@ -115,7 +115,8 @@ class ToolList:
         if self.known is not None and self.learned > listing.changes:
             return  # a newer list came first
         before = self.known
-        self.known = KnownList(listing.entries, self.core)
+        same = before is not None and before.entries == listing.entries  # the same list stays compiled
+        known = self.known = before if same and before is not None else KnownList(listing.entries, self.core)
         self.learned = listing.changes
         self.received = self.clock()
         self.server_info = listing.server_info if listing.server_info is not None else self.server_info
@@ -123,5 +124,5 @@ class ToolList:
         self.expires = None if ttl is None else self.clock() + ttl / 1000
         self.watched = listing.epoch if listing.epoch is not None and listing.epoch == stream else None
         # Names read afresh for stay so while the list is the same one: "until the list changes".
-        kept = self.checked if before is not None and before.names == self.known.names else set()
-        self.checked = {name for name in (*kept, *checked) if not self.known.offers(name)}
+        kept = self.checked if before is not None and before.names == known.names else set()
+        self.checked = {name for name in (*kept, *checked) if not known.offers(name)}

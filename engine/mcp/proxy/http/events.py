@@ -25,6 +25,7 @@ class EventStream:
         self.id = uuid.uuid4().hex
         self.events: list[bytes] = []
         self.done = False
+        self.readers = 0  # clients reading it now
         self._changed = anyio.Event()
         if streams is not None:
             streams[self.id] = self
@@ -52,13 +53,17 @@ class EventStream:
     async def read(self, start: int = 0) -> AsyncIterator[bytes]:
         """The events from the `start`th on, as they come, until the stream is done."""
         at = start
-        while True:
-            while at < len(self.events):
-                yield self.events[at]
-                at += 1
-            if self.done:
-                return
-            await self._changed.wait()
+        self.readers += 1
+        try:
+            while True:
+                while at < len(self.events):
+                    yield self.events[at]
+                    at += 1
+                if self.done:
+                    return
+                await self._changed.wait()
+        finally:
+            self.readers -= 1
 
 
 def resume_point(last_event_id: str, streams: dict[str, EventStream]) -> tuple[EventStream, int] | None:

@@ -29,6 +29,9 @@ from .stdio_backend import Backend
 from .wire import LAST_EVENT, SESSION, error_message
 
 SSE_HEADERS = {"cache-control": "no-cache, no-transform", "x-accel-buffering": "no"}
+#: Seconds a session may go without a request (and with no stream read) before it is ended:
+#: a client that left without DELETE leaves no server running for ever.
+SESSION_IDLE = 30 * 60.0
 
 
 def refusal(status: int, code: int, text: str) -> Response:
@@ -51,6 +54,26 @@ class StdioSessions:
         self.command, self.core, self.steps, self.tasks = command, core, steps, tasks
         self.sessions: dict[str, Backend] = {}
         self.shared: Backend | None = None
+        self.used: dict[str, float] = {}  # when each session last had a request
+        tasks.start_soon(self._reap)
+
+    async def _reap(self, every: float = 60.0) -> None:
+        while True:
+            await anyio.sleep(every)
+            now = anyio.current_time()
+            for session_id, backend in list(self.sessions.items()):
+                idle = now - self.used.get(session_id, now) > SESSION_IDLE
+                if not backend.alive or (idle and not any(s.readers for s in backend.streams.values())):
+                    self._end(session_id)
+
+    def _end(self, session_id: str) -> Backend | None:
+        backend = self.sessions.pop(session_id, None)
+        self.used.pop(session_id, None)
+        if backend is not None:
+            for stream in backend.streams.values():
+                stream.close()
+            self.tasks.start_soon(backend.stop)
+        return backend
 
     async def close(self) -> None:
         for backend in [*self.sessions.values(), *([self.shared] if self.shared else [])]:
@@ -69,6 +92,7 @@ class StdioSessions:
             backend = self.sessions.get(session_id)
             if backend is None or not backend.alive:
                 return None, None, refusal(404, -32600, "Session not found: it has ended, or never began.")
+            self.used[session_id] = anyio.current_time()
             return backend, session_id, None
         try:
             if any(isinstance(m, dict) and PROTOCOL_VERSION_KEY in envelope(m) for m in messages):
@@ -78,6 +102,7 @@ class StdioSessions:
             if any(is_request(m, "initialize") for m in messages):
                 session_id = uuid.uuid4().hex
                 self.sessions[session_id] = await self._started(modern=False)
+                self.used[session_id] = anyio.current_time()
                 return self.sessions[session_id], session_id, None
         except ServerNotStarted as error:
             return None, None, refusal(500, -32603, str(error))
@@ -135,6 +160,7 @@ class StdioSessions:
         backend = self.sessions.get(session_id)
         if backend is None or not backend.alive:
             return refusal(404, -32600, "Session not found: it has ended, or never began.")
+        self.used[session_id] = anyio.current_time()
         last = request.headers.get(LAST_EVENT)
         if last is not None:
             point = resume_point(last, backend.streams)
@@ -148,10 +174,6 @@ class StdioSessions:
 
     async def delete(self, request: Request) -> Response:
         session_id = request.headers.get(SESSION)
-        backend = self.sessions.pop(session_id, None) if session_id else None
-        if backend is None:
+        if (self._end(session_id) if session_id else None) is None:
             return refusal(404 if session_id else 405, -32600, "Session not found: it has ended, or never began.")
-        for stream in backend.streams.values():
-            stream.close()
-        self.tasks.start_soon(backend.stop)
         return Response(status_code=200)
