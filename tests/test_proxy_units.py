@@ -200,3 +200,35 @@ def test_the_console_script_starts_the_proxy_without_the_other_commands():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout == "2 False\n2 True\n"
     assert done.stderr.startswith("turngate proxy: give the server to put behind the gate")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--url", "http://127.0.0.1:9/mcp", "--", "cat"], "give the server once: -- COMMAND or --url, not both."),
+    (["--header", "A: b", "--", "cat"], "--header goes with --url: it is sent with every request to the server."),
+    (["--allow-origin", "https://app.example", "--", "cat"],
+     "--allow-origin goes with --listen: it names web pages that may reach the proxy."),
+    (["--url", "ftp://example.org/mcp"], 'the server\'s URL "ftp://example.org/mcp" is not an http:// or https:// address.'),
+    (["--url", "http://x/mcp", "--header", "no colon"], 'the header "no colon" is not "Name: value".'),
+    (["--url", "http://x/mcp", "--header", "Authorization: Bearer ${TURNGATE_NO_SUCH_VARIABLE}"],
+     'the header "Authorization" takes ${TURNGATE_NO_SUCH_VARIABLE} from the environment, which does not set it.'),
+    (["--listen", "8808", "--", "cat"], 'the address "8808" is not HOST:PORT (127.0.0.1:8808, say).'),
+])
+def test_unusable_http_options_are_one_sentence_and_exit_2(capsys, argv, said):
+    assert proxy.main(argv) == 2
+    assert capsys.readouterr().err == f"turngate proxy: {said}\n"
+
+
+def test_an_address_in_use_is_one_sentence_and_exit_2(capsys):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert proxy.main(["--listen", f"127.0.0.1:{port}", "--", "cat"]) == 2
+    assert capsys.readouterr().err == f"turngate proxy: cannot listen on 127.0.0.1:{port} (Address already in use).\n"
+
+
+def test_a_header_takes_its_value_from_the_environment():
+    from turngate.mcp.proxy.http.wire import header_option
+    assert header_option("Authorization:  Bearer ${TOKEN} ", {"TOKEN": "s3cret"}) == ("Authorization", "Bearer s3cret")
+    assert header_option("X-Price: $5", {}) == ("X-Price", "$5")  # only ${NAME} is read

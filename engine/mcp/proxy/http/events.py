@@ -93,7 +93,7 @@ class EventReader:
             step = 2 if self._pending[cut:cut + 2] == b"\r\n" else 1
             self._pending = self._pending[cut + step:]
             if not line:
-                if self._data:
+                if b"\n".join(self._data):  # an event with no data is not dispatched (a priming event)
                     found.append(b"\n".join(self._data))
                 self._data = []
             elif line.startswith(b"data:"):
