@@ -69,7 +69,7 @@ class Session:
         if message.get("method") == TOOLS_CHANGED:
             self.tools.changed()
         elif is_answer(message) and self.tools.client_listings:
-            self.tools.client_answered(message, self.stream.held_epoch)
+            self.tools.client_answered(message, self.stream.active_epoch)
 
     # before calls are judged
 
@@ -90,7 +90,7 @@ class Session:
                     return  # it does not answer the proxy's requests
             listing = self.tools.continued(self.stream.active_epoch)
             if await self._pages(listing):
-                self.tools.adopt(listing, self.stream.held_epoch, tuple(names))
+                self.tools.adopt(listing, self.stream.active_epoch, tuple(names))
 
     async def _pages(self, listing: Listing) -> bool:
         while not listing.complete:

@@ -109,7 +109,9 @@ class ToolList:
         return Listing(self.changes, stream)
 
     def adopt(self, listing: Listing, stream: int | None, checked: tuple[str, ...] = ()) -> None:
-        """A complete listing becomes the list; `checked`: the names it was read for."""
+        """A complete listing becomes the list; `stream`: the epoch of the proxy's stream,
+        open or opening (a list asked for under it is watched by it, once it is held);
+        `checked`: the names it was read for."""
         if listing is self.pending:
             self.pending = None
         if self.known is not None and self.learned > listing.changes:
