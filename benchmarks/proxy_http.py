@@ -95,10 +95,17 @@ def _serving(port: int):
     return ready
 
 
+#: The reference: the environment's interpreter started bare, echoing a line (no site-packages
+#: of ours imported): what the machine's load does to any start at that moment.
+REFERENCE = "reference: `python -c` echoing a line, to the line back"
+
+
 def start_up(runs: int, environment: dict[str, str]) -> dict[str, dict[str, float]]:
     ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
-    found = {"stdio: `turngate proxy -- cat`, to the first line back": _timed(
-        [TURNGATE, "proxy", "--", "cat"], _line_back(ping), runs)}
+    echo = "import sys; sys.stdout.write(sys.stdin.readline()); sys.stdout.flush()"
+    found = {REFERENCE: _timed([sys.executable, "-c", echo], _line_back(ping), runs),
+             "stdio: `turngate proxy -- cat`, to the first line back": _timed(
+                 [TURNGATE, "proxy", "--", "cat"], _line_back(ping), runs)}
     port = free_port()
     with serving(http_server(TICKET_SCRIPT, port), port, environment):
         found["`turngate proxy --url URL`, to the answer to initialize"] = _timed(
