@@ -59,10 +59,10 @@ async def test_a_paged_listing_the_client_reads_again_is_the_list(tmp_path):
     asked the server nothing itself."""
     command, environment = catalog(tmp_path, page="2")
     async with session(command, environment) as client:
-        assert await list_every_page(client) == ["note", "tag", "clip", "retype"]
+        assert await list_every_page(client) == ["note", "tag", "clip", "count", "wait", "retype"]
         before = text_of(await client.call_tool("note", {"title": "a"}))
         await client.call_tool("retype", {})
-        assert await list_every_page(client) == ["note", "tag", "clip", "retype"]
+        assert await list_every_page(client) == ["note", "tag", "clip", "count", "wait", "retype"]
         ran = dumped(await client.call_tool("note", {"title": "a"}))
         refused = text_of(await client.call_tool("note", {"text": "a"}))
     assert before.endswith('"text" is missing; it is required and must be text.')
@@ -126,7 +126,7 @@ async def test_the_clients_own_listen_stream_passes_through(tmp_path):
 
 @pytest.mark.parametrize("cursor, pages", [("repeat", 2), ("empty", 1)])
 async def test_a_repeating_or_empty_cursor_ends_the_proxys_listing(tmp_path, cursor, pages):
-    command, environment = catalog(tmp_path, page="2" if cursor == "repeat" else "4", cursor=cursor)
+    command, environment = catalog(tmp_path, page="2" if cursor == "repeat" else "10", cursor=cursor)
     async with session(command, environment) as client:
         refused = dumped(await client.call_tool("note", {"text": ["a"]}))
         again = dumped(await client.call_tool("tag", {"label": "green"}))

@@ -2,10 +2,12 @@
 change: `python tests/proxy_servers/catalog_server.py [--http PORT]` (stdio, or Streamable
 HTTP under uvicorn on 127.0.0.1).
 
-Tools: `note(text)`, `tag(label)`, `clip(url)` and `retype`, which changes `note` to take
-`title` instead of `text` (and back), telling no one unless `TURNGATE_NOTIFY` is set (then it
-publishes the change to `subscriptions/listen` streams, 2026-07-28, and sends
-`notifications/tools/list_changed`, before that version). Set by the environment:
+Tools: `note(text)`, `tag(label)`, `clip(url)`, `count(n)` (which reports its progress n
+times), `wait(seconds)` (recorded again when done: a cancelled call is not) and `retype`,
+which changes `note` to take `title` instead of `text` (and back), telling no one unless
+`TURNGATE_NOTIFY` is set (then it publishes the change to `subscriptions/listen` streams,
+2026-07-28, and sends `notifications/tools/list_changed`, before that version). Set by the
+environment:
 
 - `TURNGATE_PAGE`: tools per page of `tools/list` (default: all on one page);
 - `TURNGATE_CURSOR`: `index` (default, the next page's index), `repeat` (the same cursor on
@@ -42,6 +44,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "tag": {"type": "object", "properties": {"label": {"type": "string", "enum": ["red", "blue"]}},
             "required": ["label"]},
     "clip": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+    "count": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+    "wait": {"type": "object", "properties": {"seconds": {"type": "number"}}, "required": ["seconds"]},
     "retype": {"type": "object", "properties": {}},
 }
 BUS = InMemorySubscriptionBus()
@@ -86,6 +90,12 @@ async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> t
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
     arguments = params.arguments or {}
     record(params.name, arguments)
+    if params.name == "count":
+        for step in range(1, arguments["n"] + 1):
+            await ctx.session.report_progress(step, arguments["n"], f"step {step}")
+    if params.name == "wait":
+        await anyio.sleep(arguments["seconds"])
+        record("wait done", arguments)
     if params.name == "retype":
         field = "title" if "text" in SCHEMAS["note"]["properties"] else "text"
         SCHEMAS["note"] = note_schema(field)
