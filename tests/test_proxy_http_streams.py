@@ -13,6 +13,7 @@ from proxy_support import (
     CATALOG_SCRIPT,
     CATALOG_SERVER,
     PROXY,
+    TICKET_SCRIPT,
     Client,
     dumped,
     free_port,
@@ -130,3 +131,26 @@ async def test_a_stdio_client_of_a_remote_server_gets_the_get_streams_messages(n
         ran, refused = await relearnt(client)
     assert_relearnt(ran, refused)
     assert ("notification", {"method": "notifications/tools/list_changed"}) in told.seen
+
+
+@pytest.fixture
+def resumable_server(tmp_path):
+    """The test server over HTTP with an event store: `pause` closes its call's stream, and
+    the answer comes to the client that resumes it (`Last-Event-ID`)."""
+    port = free_port()
+    with serving(http_server(TICKET_SCRIPT, port), port, server_environment(tmp_path)):
+        yield port
+
+
+async def test_a_stream_the_remote_server_closes_is_resumed_for_a_stdio_client(resumable_server, tmp_path):
+    async with session([*PROXY, "--url", mcp_url(resumable_server)], server_environment(tmp_path)) as client:
+        resumed = dumped(await client.call_tool("pause", {}))
+    assert resumed["content"][0]["text"] == "resumed"
+
+
+async def test_an_http_client_resumes_a_stream_through_the_proxy(resumable_server, tmp_path):
+    port = free_port()
+    with serving(listening(port, "--url", mcp_url(resumable_server)), port, server_environment(tmp_path)):
+        async with http_client(port, "legacy") as client:
+            resumed = dumped(await client.call_tool("pause", {}))
+    assert resumed["content"][0]["text"] == "resumed"

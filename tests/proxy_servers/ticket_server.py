@@ -88,6 +88,16 @@ async def slow(seconds: float) -> str:
     return "done"
 
 
+@server.tool()
+async def pause(ctx: Context) -> str:
+    """Close this call's event stream (over HTTP, with an event store), then answer: the
+    client must resume the stream to get the answer (SEP-1699's polling)."""
+    await ctx.report_progress(1, 2, "pausing")
+    await ctx.close_sse_stream()
+    await anyio.sleep(0.5)
+    return "resumed"
+
+
 @server.resource("tickets://open", mime_type="application/json")
 def open_tickets() -> str:
     """The open tickets."""
