@@ -75,3 +75,25 @@ async def test_a_dropped_stream_is_resumed_through_the_proxy(tmp_path):
             serving(listening(port, "--url", mcp_url(server_port)), port, environment):
         answer = await _resumed(port, {})
     assert answer["result"]["content"][0]["text"] == "done"
+
+
+async def test_a_server_that_cannot_be_reached_is_a_502(tmp_path):
+    port, nowhere = free_port(), free_port()
+    with serving(listening(port, "--url", mcp_url(nowhere)), port, server_environment(tmp_path)):
+        async with httpx2.AsyncClient() as raw:
+            answers = [await raw.post(mcp_url(port), json=INITIALIZE, headers=JSON_AND_EVENTS),
+                       await raw.get(mcp_url(port), headers={"accept": "text/event-stream"}),
+                       await raw.delete(mcp_url(port), headers={"mcp-session-id": "s"})]
+    assert [answer.status_code for answer in answers] == [502, 502, 502]
+
+
+async def test_a_batch_through_the_proxy_is_answered_once(remote_behind):
+    """A 2025-03-26 batch: the refused call answered by the proxy inside the server's batch
+    answer, or alone where the batch held nothing else."""
+    port, _ = remote_behind
+    headers = {**JSON_AND_EVENTS, "authorization": "Bearer token-of-bob", "accept": "application/json"}
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "tag", "arguments": {"label": "x"}}}
+    async with httpx2.AsyncClient() as raw:
+        alone = await raw.post(mcp_url(port), json=[call], headers=headers)
+    assert alone.status_code == 200 and [answer["id"] for answer in alone.json()] == [7]
+    assert alone.json()[0]["result"]["isError"] is True

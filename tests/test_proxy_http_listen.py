@@ -154,3 +154,41 @@ async def test_a_dropped_stream_is_resumed_in_front_of_a_stdio_server(tmp_path):
     with serving(listening(port, "--", *TICKET_SERVER), port, server_environment(tmp_path)):
         answer = await _resumed(port, {})
     assert answer["result"]["content"][0]["text"] == "done"
+
+
+async def test_what_the_http_server_answers_requests_it_cannot_serve(stdio_behind):
+    """The proxy's own answers, as the specification has them: a body that is not JSON,
+    a request with no session, a session or an event id it does not know, a client that
+    accepts JSON alone (answered as JSON), a notification (202). (A batch goes on to the
+    server as it came: the SDK's servers, which took 2025-03-26 out, answer none.)"""
+    port, _, _ = stdio_behind
+    url = mcp_url(port)
+    async with httpx2.AsyncClient() as raw:
+        not_json_type = await raw.post(url, content=b"{}", headers={"content-type": "text/plain"})
+        not_json = await raw.post(url, content=b"{nope", headers=JSON_AND_EVENTS)
+        no_session = await raw.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                    headers=JSON_AND_EVENTS)
+        unknown = await raw.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                 headers={**JSON_AND_EVENTS, "mcp-session-id": "no-such-session"})
+        opened = await raw.post(url, json=INITIALIZE, headers={"accept": "application/json"})
+        session_id = {"mcp-session-id": opened.headers["mcp-session-id"]}
+        accepted = await raw.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                                  headers={**JSON_AND_EVENTS, **session_id})
+        refused = await raw.post(url, json={"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                                            "params": {"name": "tag", "arguments": {"label": "green"}}},
+                                 headers={"accept": "application/json", "content-type": "application/json",
+                                          "mcp-protocol-version": "2025-11-25", **session_id})
+        no_event = await raw.get(url, headers={"accept": "text/event-stream", "last-event-id": "nope.1",
+                                               **session_id})
+        ended = await raw.delete(url, headers=session_id)
+        ended_again = await raw.delete(url, headers=session_id)
+        no_session_delete = await raw.delete(url)
+    assert [not_json_type.status_code, not_json.status_code, no_session.status_code, unknown.status_code] == \
+        [415, 400, 400, 404]
+    assert not_json.json()["error"]["code"] == -32700
+    assert opened.status_code == 200 and opened.headers["content-type"] == "application/json"
+    assert opened.json()["result"]["serverInfo"]["name"] == "catalog"
+    assert accepted.status_code == 202
+    assert refused.headers["content-type"] == "application/json" and refused.json()["result"]["isError"] is True
+    assert [no_event.status_code, ended.status_code, ended_again.status_code, no_session_delete.status_code] == \
+        [404, 200, 404, 405]

@@ -244,3 +244,37 @@ async def test_a_session_its_client_left_without_a_word_is_ended(anyio_backend, 
                 await anyio.sleep(0.01)
         tasks.cancel_scope.cancel()
     assert list(sessions.sessions) == ["read"] and servers["idle"].stopped and not servers["read"].stopped
+
+
+def test_a_schema_the_compiler_fails_on_leaves_its_tool_unjudged(monkeypatch):
+    from turngate.turn import gate
+
+    real = gate.SHARED_CACHE.compile
+
+    def compile(schema, table=None, casts=False):
+        if schema.get("title") == "breaks":
+            raise ValueError("the compiler cannot read this")
+        return real(schema, table, casts)
+
+    monkeypatch.setattr(gate.SHARED_CACHE, "compile", compile)
+    known = KnownList([{"name": "fine", "inputSchema": TEXT},
+                       {"name": "odd", "inputSchema": {**TEXT, "title": "breaks"}}], CORE)
+    assert sorted(known.toolset().compiled) == ["fine"]
+    assert known.unjudged == {"odd"} and known.judges("fine") and not known.judges("odd")
+
+
+def test_a_page_that_is_not_one_ends_the_clients_listing():
+    tools = ToolList(CORE)
+    tools.client_asked({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, None)
+    tools.client_answered({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "no"}}, None)
+    assert tools.pending is None and tools.known is None
+
+
+def test_a_batch_answered_piece_by_piece_gets_the_proxys_answers_after_its_last_piece():
+    batches = BatchAnswers()
+    refusal = {"jsonrpc": "2.0", "id": 3, "result": {"isError": True}}
+    batches.expect([{"jsonrpc": "2.0", "id": 1, "method": "tools/call"},
+                    {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}], [refusal])
+    first, second = ({"jsonrpc": "2.0", "id": n, "result": {}} for n in (1, 2))
+    assert batches.settle(first) == (first, None)
+    assert batches.settle(second) == (second, [refusal]) and not batches.waiting
