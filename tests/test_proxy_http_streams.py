@@ -41,12 +41,15 @@ def anyio_backend() -> str:
 
 async def relearnt(client) -> tuple[dict, str]:
     """After `retype`: the proxy is told of the change and reads the list again, so the call
-    that fits the new schema runs (once the notice has come), and the old one is refused."""
+    that fits the new schema runs (once the notice has come), and the old one is refused.
+    The schema is changed back at the end (the server serves other tests)."""
     await client.call_tool("retype", {})
     with anyio.fail_after(15):
         while (ran := dumped(await client.call_tool("note", {"title": "a"})))["isError"]:
             await anyio.sleep(0.05)
-    return ran, text_of(await client.call_tool("note", {"text": "a"}))
+    refused = text_of(await client.call_tool("note", {"text": "a"}))
+    await client.call_tool("retype", {})
+    return ran, refused
 
 
 def assert_relearnt(ran: dict, refused: str) -> None:
@@ -92,10 +95,11 @@ async def test_behind_listen_a_2026_request_whose_client_goes_away_is_cancelled(
     assert "wait done" not in [call["tool"] for call in read_lines(tmp_path / "calls.jsonl")]
 
 
-@pytest.fixture
-def notifying_server(tmp_path):
+@pytest.fixture(scope="module")
+def notifying_server(tmp_path_factory):
     port = free_port()
-    with serving(http_server(CATALOG_SCRIPT, port), port, {**server_environment(tmp_path), **NOTIFYING}):
+    with serving(http_server(CATALOG_SCRIPT, port), port,
+                 {**server_environment(tmp_path_factory.mktemp("notifying")), **NOTIFYING}):
         yield port
 
 
@@ -133,12 +137,12 @@ async def test_a_stdio_client_of_a_remote_server_gets_the_get_streams_messages(n
     assert ("notification", {"method": "notifications/tools/list_changed"}) in told.seen
 
 
-@pytest.fixture
-def resumable_server(tmp_path):
+@pytest.fixture(scope="module")
+def resumable_server(tmp_path_factory):
     """The test server over HTTP with an event store: `pause` closes its call's stream, and
     the answer comes to the client that resumes it (`Last-Event-ID`)."""
     port = free_port()
-    with serving(http_server(TICKET_SCRIPT, port), port, server_environment(tmp_path)):
+    with serving(http_server(TICKET_SCRIPT, port), port, server_environment(tmp_path_factory.mktemp("resumable"))):
         yield port
 
 
