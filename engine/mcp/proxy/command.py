@@ -24,8 +24,11 @@ if TYPE_CHECKING:
     from ...table.entries import Table
 
 PROG = "turngate proxy"
-DESCRIPTION = ("Serve an MCP server (over stdio, or Streamable HTTP with --url) over stdio, or over Streamable "
-               "HTTP with --listen, checking every tool call's arguments before the server sees it.")
+DESCRIPTION = """\
+Put an MCP server behind the gate: every tool call's arguments are checked against the
+schema the server listed before the server sees the call. The server is a command started
+over stdio (after --) or a remote one over Streamable HTTP (--url); the proxy serves its
+client over stdio, or over Streamable HTTP with --listen."""
 USAGE = ("%(prog)s [--table T] [--casts] [--steps FILE] [--privacy full|metadata-only] "
          "[--listen HOST:PORT [--allow-origin ORIGIN]...] (-- COMMAND [ARGS...] | --url URL [--header 'NAME: VALUE']...)")
 EPILOG = """\
