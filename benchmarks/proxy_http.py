@@ -2,7 +2,8 @@
 `benchmarks/proxy_latency.py`, which runs them and writes the figures.
 
 Start-up, from the exec of the command to the proxy serving (the median and the best of N
-runs, wall clock, and the CPU the process used: the CPU time hardly moves with the load):
+runs, wall clock, and the CPU the process used), with a bare interpreter timed the same way
+as the reference of what the machine gives at that moment:
 
 - stdio: `turngate proxy -- cat` (the shortest server there is: it echoes), to the first
   line the client wrote coming back through the proxy;
