@@ -121,8 +121,9 @@ def test_every_json_block_is_json_and_every_mcp_client_entry_wraps_a_server_with
                 continue
             data = json.loads(code)
             for name, entry in data.get("mcpServers", {}).items():
-                if entry["command"] == "turngate":
-                    assert entry["args"][0] == "proxy" and "--" in entry["args"], (page.name, name)
+                if entry.get("command") == "turngate":  # an HTTP client's entry has a "url" instead
+                    server = "--" in entry["args"] or "--url" in entry["args"]
+                    assert entry["args"][0] == "proxy" and server, (page.name, name)
 
 
 def test_every_text_block_after_prose_is_a_file_or_an_output_shown_above():

@@ -50,6 +50,7 @@ FIELDS: dict[str, tuple[Callable[[object], bool], str]] = {
     "privacy": (_one_of(PRIVACY_LEVELS), _listed(PRIVACY_LEVELS)),
     "casts": (_list_of_text, "a list of text"),
     "cast_count": (_integer, "an integer"),
+    "judged": (lambda value: type(value) is bool, "true or false"),
 }
 
 

@@ -11,8 +11,9 @@ import json
 from typing import IO, Iterable
 
 from attrs import evolve, field, frozen
+from cattrs.gen import make_dict_unstructure_fn, override
 
-from ..check.convert import from_data, to_data
+from ..check.convert import converter, from_data, to_data
 from ..values.decoding import decode_json
 from .calls import TurnVerdict
 from .step_fields import FIELDS, PRIVACY_LEVELS, REFUSALS, STATUSES, step_problem
@@ -40,6 +41,7 @@ class RunStep:
     privacy: str = field(default="full", validator=_one_of(PRIVACY_LEVELS))
     casts: tuple[str, ...] = field(converter=tuple, default=())  # arguments a cast changed
     cast_count: int = 0
+    judged: bool = True  # False: the call ran without being judged (no schema was at hand)
 
     def at_privacy(self, privacy: str) -> RunStep:
         """This step as kept at `privacy`: metadata-only drops the call id, the text and the
@@ -47,6 +49,11 @@ class RunStep:
         if privacy == "full":
             return self
         return evolve(self, call_id=None, text=None, casts=(), privacy=privacy)
+
+
+# `judged` is written only where it is false: every step written before it stays as it was.
+converter.register_unstructure_hook(
+    RunStep, make_dict_unstructure_fn(RunStep, converter, judged=override(omit_if_default=True)))
 
 
 def refused_steps(verdict: TurnVerdict, turn: int, privacy: str = "full") -> tuple[RunStep, ...]:

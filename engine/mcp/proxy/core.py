@@ -1,0 +1,85 @@
+"""The judging part of turngate, as the proxy uses it: loaded on first use, not at start.
+
+The proxy starts in a fraction of the time `import turngate.turn.gate` and reading a table
+take, so that a client waits for the server alone: the table is read and the core imported
+in a thread of their own once the server is started (`warm_up`), while the client and the
+server greet each other; the first call finds them ready. A table file the user names is
+read at once, so that a mistake in it stops the proxy before any server starts.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...table.entries import Table
+    from ...turn.calls import TurnVerdict
+    from ...turn.gate import Toolset
+
+_PACKAGE = Path(__file__).resolve().parent.parent.parent
+#: Where the shipped tables are, as `table.loading` finds them (without importing it: it
+#: imports lark); `tests/test_proxy_units.py` holds the two readings equal.
+RULES_DIRS = (_PACKAGE / "rules", _PACKAGE.parent / "rules")
+
+
+def is_shipped(name: str) -> bool:
+    return "/" not in name and any((folder / f"{name}.rules").is_file() for folder in RULES_DIRS)
+
+
+def read_table(name: str) -> Table:
+    """A table file (or a name that is neither a shipped table nor a file), read now;
+    `TableError` says what is wrong with it."""
+    from ...check.schema import resolve_table
+    return resolve_table(name)
+
+
+class Core:
+    """The table calls are judged by and the functions that judge them, loaded once."""
+
+    def __init__(self, table: Table | str | None, casts: bool):
+        self.table_option, self.casts = table, casts
+        self._lock = threading.Lock()
+        self._table: Table | None = None
+
+    def warm_up(self) -> None:
+        """Load everything in a thread, so that the first call does not wait for it. The
+        thread is a daemon: a run that ends first does not wait for it."""
+        threading.Thread(target=self.table, name="turngate-warm-up", daemon=True).start()
+
+    def table(self) -> Table:
+        with self._lock:
+            if self._table is None:
+                from ...check.schema import resolve_table
+                from ...compile.compiled_table import compiled_table
+                from ...formats import mcp_calls  # noqa: F401  (the answers' shape, used at the first refusal)
+                from ...turn import gate  # noqa: F401
+                self._table = resolve_table(self.table_option)
+                compiled_table(self._table)
+            return self._table
+
+    def toolset(self, schemas: dict[str, object]) -> tuple[Toolset, set[str]]:
+        """The tools' schemas compiled, and the names of those that could not be: a server's
+        schema is input from outside, and one the compiler fails on leaves that tool
+        unjudged, not the proxy stopped."""
+        from ...turn.gate import SHARED_CACHE, Toolset
+        table, failed = self.table(), set()
+        for name, schema in schemas.items():
+            try:
+                SHARED_CACHE.compile(schema, table, self.casts)
+            except Exception:  # noqa: BLE001  (see above: never a traceback for a server's schema)
+                failed.add(name)
+        usable = {name: schema for name, schema in schemas.items() if name not in failed}
+        return Toolset(usable, table, casts=self.casts), failed
+
+    @staticmethod
+    def check(call: dict[str, Any], toolset: Toolset) -> TurnVerdict:
+        from ...turn.gate import check_turn
+        return check_turn([call], toolset)
+
+    @staticmethod
+    def answer(verdict: TurnVerdict) -> dict[str, Any]:
+        """The tool error result of a refused call, as the MCP format writes it."""
+        from ...formats import mcp_calls
+        return mcp_calls.answers(verdict)[0]
