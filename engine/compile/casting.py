@@ -115,10 +115,18 @@ def cast_node(node, value: object, caster: Caster) -> object:
     """A value cast as a node allows. A value the node's judge finds valid as sent is handed
     back as it is; one it finds invalid is cast itself (to a declared type, to an enum
     member's own spelling) only where the node's judge finds the cast value valid; below a
-    node, each member or element is cast by its own node where casting below is safe."""
+    node, each member or element is cast by its own node where casting below is safe (a list
+    or object of its declared type is judged there, member by member: a valid one is valid
+    under each member's node, since the keywords of a node that casts below read each member
+    on its own)."""
     casting = node.casting
     if casting is None:
         return value
+    if casting.below and type(value) in (dict, list) and (
+            not node.types or type_verdict(node.types, value, casting.draft) is True):
+        # A list or object of its declared type casts only below, where casts are safe: each
+        # member is judged by its own node, so one that is valid as sent stays as sent.
+        return _cast_below(node, value, caster)
     verdict = casting.judge(value)
     if verdict is True:
         return value

@@ -70,7 +70,7 @@ class Compilation:
             rule = kind.from_node(schema, context)
             if rule is not None:
                 entries.append((rule, stops))
-        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema), self.draft) \
+        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema, self.draft), self.draft) \
             if self.for_casts else None
         return Node(entries, None, context.types or None, context.admitted_kinds or frozenset(), casting)
 
