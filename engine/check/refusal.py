@@ -18,6 +18,7 @@ from typing import Callable
 from ..compile.compiled_table import CompiledTable
 from ..compile.node import Node, steps_walker, walk_steps
 from ..kinds.verdict import PASSED, Mismatch, Verdict, new_tuple
+from ..values.stack import again_on_a_fresh_stack
 
 
 class _CapReached(Exception):
@@ -64,38 +65,55 @@ def root_walk_steps(entries: tuple, table: CompiledTable) -> tuple:
 def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
     """The check of one call's arguments: the root's rules tested one by one, as its `fits`
     would test them, so that a refusal begins collecting at the rule that failed (the rules
-    before it passed, so they have nothing to report)."""
+    before it passed, so they have nothing to report). A host calling from too deep in its
+    own stack for the check's recursion has it made again on a fresh stack (`values.stack`):
+    the `try` costs nothing until then."""
     tests = tuple(rule.fits for rule, _ in root.entries)
     refused = _refusal(root_walk_steps(root.entries, table), table)
     if not tests:
         return lambda value: PASSED
     if len(tests) == 1:
         (first,) = tests
-        return lambda value: PASSED if first(value) else refused(value, 0)
+
+        def check_one(value: object) -> Verdict:
+            try:
+                return PASSED if first(value) else refused(value, 0)
+            except RecursionError as error:
+                return again_on_a_fresh_stack(error, check_one, value)
+        return check_one
     if len(tests) == 2:
         first, second = tests
 
         def check_two(value: object) -> Verdict:
-            if not first(value):
-                return refused(value, 0)
-            return PASSED if second(value) else refused(value, 1)
+            try:
+                if not first(value):
+                    return refused(value, 0)
+                return PASSED if second(value) else refused(value, 1)
+            except RecursionError as error:
+                return again_on_a_fresh_stack(error, check_two, value)
         return check_two
     if len(tests) == 3:
         first, second, third = tests
 
         def check_three(value: object) -> Verdict:
-            if not first(value):
-                return refused(value, 0)
-            if not second(value):
-                return refused(value, 1)
-            return PASSED if third(value) else refused(value, 2)
+            try:
+                if not first(value):
+                    return refused(value, 0)
+                if not second(value):
+                    return refused(value, 1)
+                return PASSED if third(value) else refused(value, 2)
+            except RecursionError as error:
+                return again_on_a_fresh_stack(error, check_three, value)
         return check_three
 
     def check_each(value: object) -> Verdict:
-        for index, test in enumerate(tests):
-            if not test(value):
-                return refused(value, index)
-        return PASSED
+        try:
+            for index, test in enumerate(tests):
+                if not test(value):
+                    return refused(value, index)
+            return PASSED
+        except RecursionError as error:
+            return again_on_a_fresh_stack(error, check_each, value)
     return check_each
 
 

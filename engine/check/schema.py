@@ -18,6 +18,7 @@ from ..compile.node import Node
 from ..kinds.verdict import Verdict
 from ..table.entries import Table
 from ..table.loading import load_table
+from ..values.stack import again_on_a_fresh_stack
 from .refusal import root_check
 
 
@@ -44,7 +45,10 @@ class CompiledSchema:
         if self.cast_root is None:
             raise ValueError("this schema was compiled without casts; compile it with casts=True")
         caster = Caster()
-        cast = self.cast_root.cast(arguments, caster)
+        try:
+            cast = self.cast_root.cast(arguments, caster)
+        except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
+            return again_on_a_fresh_stack(error, self.cast, arguments)
         return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))
 
     def refusal(self, tool: str, verdict: Verdict) -> str:
@@ -69,8 +73,11 @@ def compile_schema(schema: object, table: Table | str | Path | None = None, cast
     the schema: what cannot be judged is skipped. With `casts`, also the tree `cast` walks
     (it keeps typed nodes that judge nothing, so checking does not pay for it)."""
     table = resolve_table(table)
-    cast_root = compile_node(schema, table, for_casts=True) if casts else None
-    return CompiledSchema(compile_node(schema, table), table, cast_root)
+    try:
+        cast_root = compile_node(schema, table, for_casts=True) if casts else None
+        return CompiledSchema(compile_node(schema, table), table, cast_root)
+    except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
+        return again_on_a_fresh_stack(error, compile_schema, schema, table, casts)
 
 
 class SchemaCache:

@@ -125,8 +125,13 @@ def cast_node(node, value: object, caster: Caster) -> object:
     if casting.below and type(value) in (dict, list) and (
             not node.types or type_verdict(node.types, value, casting.draft) is True):
         # A list or object of its declared type casts only below, where casts are safe: each
-        # member is judged by its own node, so one that is valid as sent stays as sent.
-        return _cast_below(node, value, caster)
+        # member is judged by its own node, so one that is valid as sent stays as sent. (The
+        # loop of `_cast_below`, here: casting recurses once per level, a frame fewer.)
+        for rule, _ in node.entries:
+            below = getattr(rule, "cast", None)
+            if below is not None:
+                value = below(value, caster)
+        return value
     verdict = casting.judge(value)
     if verdict is True:
         return value

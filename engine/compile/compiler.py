@@ -123,7 +123,8 @@ class Compilation:
         key = (id(schema), id(scope), depth)
         if key not in self.targets:
             self.targets[key] = Node(skipped="depth")  # a cycle at one depth judges nothing
-            self.targets[key] = self.node(schema, depth, self.pointer_of(schema), scope)
+            # Straight to `_node` (cached here already): compiling recurses once per level.
+            self.targets[key] = self._node(schema, depth, self.pointer_of(schema), scope)
         return self.targets[key]
 
     def _within_budget(self) -> bool:

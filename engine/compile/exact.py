@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+from ..values.stack import on_a_fresh_stack
 from .drafts import ANY_DRAFT, DRAFT_03, DRAFT_04, DRAFT_06, DRAFT_07, DRAFT_2019_09, DRAFT_2020_12, Draft, switches_draft
 
 Judge = Callable[[object], "bool | None"]
@@ -126,6 +127,10 @@ class _Judge:
             return None
         try:
             return bool(validator.is_valid(value))
+        except RecursionError:
+            if not on_a_fresh_stack():
+                raise  # the host's own depth, maybe: decided again on a fresh stack
+            return None
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException:  # noqa: BLE001  (an unknown type, drafts that disagree, too deep: cannot

@@ -18,6 +18,7 @@ from ..table.entries import Table
 from ..table.wording import TableWords
 from ..values.decoding import decode_json
 from ..values.shapes import described
+from ..values.stack import again_on_a_fresh_stack, on_a_fresh_stack
 from ..values.suggest import closest_name
 from .calls import Call, CallAnswer, TurnVerdict, as_call, id_key, tool_name
 from .tools import offered_tools
@@ -51,24 +52,31 @@ def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | object,
     anything a `Toolset` is made from (compiled schemas are then cached by content); `table`
     and `casts` say how to make it. A turn that may run carries its calls with arguments
     decoded (and cast where the toolset casts)."""
-    if type(tools) is Toolset or isinstance(tools, Toolset):
-        toolset = tools
-        if casts is not None and casts != toolset.casts:
-            raise ValueError("casts are asked for where the Toolset is made: Toolset(tools, casts=True)")
-    else:
-        toolset = Toolset(tools, table, casts=bool(casts))
-    casts = toolset.casts
     given = calls if type(calls) is tuple else tuple(calls) if type(calls) is list else _as_turn(calls)
-    if not casts:
-        received = _fits_as_given(given, toolset)
-        if received is not None:
-            return new_tuple(TurnVerdict, (True, given, (), (), received))
+    try:
+        if type(tools) is Toolset or isinstance(tools, Toolset):
+            toolset = tools
+            if casts is not None and casts != toolset.casts:
+                raise ValueError("casts are asked for where the Toolset is made: Toolset(tools, casts=True)")
+        else:
+            toolset = Toolset(tools, table, casts=bool(casts))
+        if not toolset.casts:
+            received = _fits_as_given(given, toolset)
+            if received is not None:
+                return new_tuple(TurnVerdict, (True, given, (), (), received))
+        return _decided(given, toolset)
+    except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
+        return again_on_a_fresh_stack(error, check_turn, given, tools, table, casts)
+
+
+def _decided(given: tuple, toolset: Toolset) -> TurnVerdict:
+    """The turn looked at call by call: each decoded, checked and answered."""
     turn = tuple(as_call(item) for item in given)
     outcomes = [_check_call(call, toolset) for call in turn]
     repeated = _repeated_ids(turn)
     if not repeated and all(outcome is None or type(outcome) is Call for outcome in outcomes):
         decoded = tuple(call if outcome is None else outcome for call, outcome in zip(turn, outcomes))
-        return _cast_turn(decoded, toolset) if casts else TurnVerdict(True, decoded)
+        return _cast_turn(decoded, toolset) if toolset.casts else TurnVerdict(True, decoded)
     return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset))
 
 
@@ -180,6 +188,8 @@ def decode_arguments(call: Call, words: TableWords) -> object:
     try:
         return decode_json(text)
     except RecursionError:
+        if not on_a_fresh_stack():
+            raise  # the host's own depth, maybe: decided again on a fresh stack (`values.stack`)
         return _refused(call, words, "invalid-json", problem="nested too deeply", line=1, column=1)
     except json.JSONDecodeError as error:
         if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
