@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..table.entries import Table
 from ..values.kinds import BASE_KINDS, base_kind
+from ..values.quoting import pointer_step
 from .casting import Casting
 from .compiled_table import CompiledTable, compiled_table
 from .drafts import Draft, draft_of
@@ -143,7 +144,7 @@ class Compilation:
 
 
 def _step(key: object) -> str:
-    return str(key).replace("~", "~0").replace("/", "~1")
+    return pointer_step(key)
 
 
 class NodeContext:

@@ -7,7 +7,8 @@ they are written here and `tests/test_proxy_units.py` holds them equal to the SD
 
 from __future__ import annotations
 
-import json
+from ...values.decoding import decode_json
+from ...values.encoding import encode_json
 
 #: The `_meta` key by which a request carries its protocol version (2026-07-28 on; before,
 #: the version is agreed once, by `initialize`).
@@ -19,21 +20,23 @@ ENVELOPE_KEYS = (PROTOCOL_VERSION_KEY, "io.modelcontextprotocol/clientInfo",
 
 
 def parse(line: bytes) -> object:
-    """The JSON value of a line, or None when it is not JSON (it is passed on all the same)."""
+    """The JSON value of a line (numbers of any size), or None when it is not JSON, `NaN`
+    included (it is passed on all the same)."""
     try:
-        return json.loads(line)
-    except (ValueError, RecursionError):
+        return decode_json(line.decode("utf-8"))
+    except (ValueError, RecursionError):  # not UTF-8 (a UnicodeDecodeError), not JSON, too deep
         return None
 
 
 def encode(message: object) -> bytes:
-    """A message as one line; only what the proxy writes itself is encoded here."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    """A message as one line; only what the proxy writes itself is encoded here (numbers of
+    any size; never NaN)."""
+    return encode_json(message, separators=(",", ":")).encode("utf-8", errors="backslashreplace") + b"\n"
 
 
 def id_key(request_id: object) -> str:
     """A request id as a key: the ids 1, 1.0 and "1" are three requests, not one."""
-    return json.dumps(request_id)
+    return encode_json(request_id)
 
 
 def is_request(message: object, method: str) -> bool:
@@ -71,6 +74,12 @@ def refusal_response(request: dict, result: dict) -> dict:
     if PROTOCOL_VERSION_KEY in envelope(request):
         result = {**result, "resultType": "complete"}
     return {"jsonrpc": "2.0", "id": request["id"], "result": result}
+
+
+def error_response(request: dict, text: str) -> dict:
+    """A JSON-RPC error answering a request the proxy could not judge (a host's rule kind
+    raised): an internal error, not a tool result, so the call is neither refused nor run."""
+    return {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32603, "message": f"turngate: {text}"}}
 
 
 def with_arguments(request: dict, arguments: object) -> dict:
