@@ -17,6 +17,7 @@ from ..kinds.verdict import Verdict, new_tuple
 from ..table.entries import Table
 from ..table.wording import TableWords
 from ..values.decoding import decode_json
+from ..values.quoting import quote_any
 from ..values.shapes import described
 from ..values.stack import again_on_a_fresh_stack, on_a_fresh_stack
 from ..values.suggest import closest_name
@@ -39,7 +40,7 @@ class Toolset:
         cache = cache or SHARED_CACHE
         self.compiled: dict[str, CompiledSchema] = {
             name: cache.compile(schema, self.table, casts) for name, schema in offered_tools(tools).items()}
-        self.names = tuple(self.compiled)
+        self.names = tuple(name for name in self.compiled if type(name) is str)  # only text can be called
         self.fits = {name: compiled.root.fits for name, compiled in self.compiled.items()}
 
 
@@ -90,7 +91,7 @@ def _as_turn(calls: object) -> tuple:
 
 def _described(value: object) -> str:
     if isinstance(value, Mapping):
-        return f"an object with {', '.join(map(repr, list(value)[:4]))}" if value else "an empty object"
+        return f"an object with {', '.join(quote_any(key, 40) for key in list(value)[:4])}" if value else "an empty object"
     return described(value)
 
 
@@ -113,10 +114,7 @@ def _fits_as_given(turn: tuple, toolset: Toolset) -> tuple | None:
         fits = fits_for.get(tool) if type(tool) is str else None
         if fits is None or not fits(arguments):
             return None
-        try:
-            ids.add(call_id)
-        except TypeError:  # an id that cannot be hashed is compared one by one, elsewhere
-            return None
+        ids.add(call_id if type(call_id) is str else id_key(call_id))
     return () if len(ids) == len(turn) else None
 
 
@@ -141,15 +139,12 @@ def _fits_once_decoded(turn: tuple, toolset: Toolset) -> tuple | None:
         fits = fits_for.get(tool) if type(tool) is str else None
         if fits is None or arguments is _UNDECODED or not fits(arguments):
             return None
-        received.append(arguments)
-        try:
-            ids.add(call_id)
-        except TypeError:
-            return None
+        received.append({} if arguments is _NONE else arguments)  # each call its own
+        ids.add(call_id if type(call_id) is str else id_key(call_id))
     return tuple(received) if len(ids) == len(turn) else None
 
 
-_NONE: dict = {}  # no arguments sent; checked, never changed
+_NONE: dict = {}  # no arguments sent: checked, never changed, never handed on
 _UNDECODED: object = object()
 
 
