@@ -8,6 +8,7 @@ from .check.schema import CompiledSchema, SchemaCache, compile_schema
 from .compile.casting import Cast
 from .formats.gating import Gated
 from .kinds.finding import Finding
+from .kinds.hosted import RuleKindError
 from .kinds.registry import register_rule_kind
 from .kinds.verdict import Mismatch, Verdict
 from .table.entries import Table
@@ -46,5 +47,6 @@ __all__ = [
     "compile_schema",
     "load_table",
     "register_rule_kind",
+    "RuleKindError",
     "shipped_tables",
 ]

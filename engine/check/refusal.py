@@ -17,11 +17,12 @@ from typing import Callable
 
 from ..compile.compiled_table import CompiledTable
 from ..compile.node import Node, steps_walker, walk_steps
+from ..kinds.finding import EngineSignal
 from ..kinds.verdict import PASSED, Mismatch, Verdict, new_tuple
 from ..values.stack import again_on_a_fresh_stack
 
 
-class _CapReached(Exception):
+class _CapReached(EngineSignal):
     """One finding more than the cap: the list is cut, so there is nothing more to learn."""
 
 

@@ -8,11 +8,13 @@ result carrying the Refused text, as a result the model reads, not a protocol er
 
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 from ...formats import mcp_calls
+from ...kinds.hosted import RuleKindError
 from ...turn.gate import check_turn
-from .messages import refusal_response, with_arguments
+from .messages import error_response, refusal_response, with_arguments
 from .steps_log import StepLog
 from .tool_list import ToolList
 
@@ -61,10 +63,15 @@ class CallGate:
         if call is None:
             return Ruling(request)
         toolset = self.tools.toolset
+        if self.tools.failed is not None:
+            return self._failed(request, self.tools.failed)
         if toolset is None:  # nothing is judged without the server's list
             self._forwarded(request, call["name"], ())
             return Ruling(request)
-        verdict = check_turn([call], toolset)
+        try:
+            verdict = check_turn([call], toolset)
+        except RuleKindError as error:
+            return self._failed(request, error)
         if not verdict.ok:
             if self.steps is not None:
                 self.steps.refused(verdict)
@@ -75,6 +82,13 @@ class CallGate:
         if changed:
             return Ruling(with_arguments(request, verdict.calls[0].arguments), True)
         return Ruling(request)
+
+    @staticmethod
+    def _failed(request: dict, error: RuleKindError) -> Ruling:
+        """A host's rule kind raised: the call is neither refused nor let through, but
+        answered with a JSON-RPC error naming the kind (and told on standard error)."""
+        sys.stderr.write(f"turngate proxy: {str(error)[:-1]}, so the call was answered with an error.\n")
+        return Ruling(None, True, error_response(request, str(error)) if "id" in request else None)
 
     def _forwarded(self, request: dict, tool: str, changed: tuple) -> None:
         if self.steps is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Awaitable, Callable
 
 from ...formats import FormatError, mcp_calls
+from ...kinds.hosted import RuleKindError
 from ...table.entries import Table
 from ...turn.gate import Toolset
 from ..gate import MOST_TOOL_PAGES
@@ -30,6 +31,7 @@ class ToolList:
     def __init__(self, table: Table, casts: bool):
         self.table, self.casts = table, casts
         self.toolset: Toolset | None = None  # None: no list could be read, nothing is judged
+        self.failed: RuleKindError | None = None  # a host's rule kind raised reading the list
         self.stale = True  # read the list before judging the next call
         self.changes = 0  # list_changed notifications seen so far
         # A client's tools/list in flight, by request id: the changes seen when it was asked.
@@ -41,10 +43,13 @@ class ToolList:
 
     def adopt(self, result: object) -> None:
         """The tools of a complete `tools/list` result; a result of another shape judges nothing."""
+        self.failed = None
         try:
             self.toolset = Toolset(mcp_calls.tools(result), self.table, casts=self.casts)
         except (FormatError, TypeError):
             self.toolset = None
+        except RuleKindError as error:  # every call is answered with it: never a silent pass
+            self.toolset, self.failed = None, error
 
     def client_asked(self, message: object) -> None:
         """Note a client's `tools/list` of the first page, whose answer the proxy will read."""
