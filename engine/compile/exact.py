@@ -12,7 +12,7 @@ time out of proportion to the value or the schema, or could read outside the nod
   anywhere, and many can multiply the work), a regular expression (`pattern`,
   `patternProperties`: no regular expression from a schema is ever run), `uniqueItems`
   (pairwise), `unevaluatedProperties`/`unevaluatedItems`, or a `$schema` of their own;
-- it has more than 256 subschemas, or nests deeper than 64;
+- it has more than 256 subschemas, or they nest more than 16 levels below it;
 - no draft is named, and the drafts from draft-04 to 2020-12 read one of its keywords
   differently (`const`, a list `items`, `exclusiveMinimum`, ...), or a whole float meets
   `integer` (draft-04 calls 5.0 a number only, later drafts an integer too);
@@ -44,7 +44,8 @@ _ONE_SCHEMA = ("additionalProperties", "additionalItems", "items", "contains", "
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items", "extends", "type", "disallow")
 _SCHEMA_MAPS = ("properties", "dependentSchemas", "dependencies")
 _MOST_SUBSCHEMAS = 256
-_DEEPEST = 64
+_DEEPEST = 64  # a node deeper than the deepest a table judges is not judged
+_DEEPEST_BELOW = 16  # python-jsonschema recurses five frames or so per level of its own
 _JSON_TYPES = (type(None), bool, int, float, str, list, dict)
 #: Keywords of a node whose verdict does not depend on what its members or elements hold,
 #: only on their names and number: casting below such a node cannot break it.
@@ -165,7 +166,7 @@ def _bounded(schema: dict, draft: Draft) -> bool:
         if type(node) is not dict:
             continue
         count += 1
-        if count > _MOST_SUBSCHEMAS or depth > _DEEPEST:
+        if count > _MOST_SUBSCHEMAS or depth > _DEEPEST_BELOW:
             return False
         for keyword, argument in node.items():
             if keyword in _UNBOUNDED or (keyword == "$schema" and depth):
