@@ -81,6 +81,11 @@ def test_check_turn_writes_numbers_of_any_size_and_never_a_traceback(tmp_path):
     assert digits in ran.stdout
 
 
+def test_a_number_of_thousands_of_digits_is_cast_to_its_text_in_full():
+    cast = turngate.compile_schema({"properties": {"a": {"type": "string"}}}, casts=True).cast({"a": -BIG})
+    assert cast.arguments == {"a": "-1" + "0" * 5000} and cast.changed == (("a",),)
+
+
 # ── Call ids compare as JSON values ─────────────────────────────────────────────────────
 
 @pytest.mark.parametrize("one, other", [(1, True), (0, False), ("1", 1), (None, "null"), (1, 2)])

@@ -17,6 +17,7 @@ from typing import Callable
 
 from attrs import field, frozen
 
+from ..values.decoding import integer_text
 from ..values.kinds import kind_of, text_json, text_number
 from .drafts import Draft
 from .exact import type_verdict
@@ -50,12 +51,12 @@ def _to_boolean(value: object) -> object:
 
 
 def _to_text(value: object) -> object:
-    if _finite(value):
-        try:
-            return json.dumps(float(value) if isinstance(value, float) else int(value))  # type: ignore[arg-type]
-        except ValueError:  # an integer of thousands of digits has no text form in Python
-            return NOT_CAST
-    return NOT_CAST
+    """A number as the text JSON writes it; an integer of any size in full."""
+    if not _finite(value):
+        return NOT_CAST
+    if isinstance(value, float):
+        return json.dumps(float(value))
+    return integer_text(int(value))  # type: ignore[arg-type]
 
 
 def _from_json_text(kind: type) -> Callable[[object], object]:
