@@ -68,45 +68,58 @@ def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
     would test them, so that a refusal begins collecting at the rule that failed (the rules
     before it passed, so they have nothing to report). A host calling from too deep in its
     own stack for the check's recursion has it made again on a fresh stack (`values.stack`):
-    the `try` costs nothing until then."""
+    the `try` of each check costs nothing until then."""
     tests = tuple(rule.fits for rule, _ in root.entries)
     refused = _refusal(root_walk_steps(root.entries, table), table)
     if not tests:
         return lambda value: PASSED
-    if len(tests) == 1:
-        (first,) = tests
+    checks = {1: _check_one, 2: _check_two, 3: _check_three}
+    return checks.get(len(tests), _check_each)(tests, refused)
 
-        def check_one(value: object) -> Verdict:
-            try:
-                return PASSED if first(value) else refused(value, 0)
-            except RecursionError as error:
-                return again_on_a_fresh_stack(error, check_one, value)
-        return check_one
-    if len(tests) == 2:
-        first, second = tests
 
-        def check_two(value: object) -> Verdict:
-            try:
-                if not first(value):
-                    return refused(value, 0)
-                return PASSED if second(value) else refused(value, 1)
-            except RecursionError as error:
-                return again_on_a_fresh_stack(error, check_two, value)
-        return check_two
-    if len(tests) == 3:
-        first, second, third = tests
+Refused = Callable[[object, int], Verdict]
 
-        def check_three(value: object) -> Verdict:
-            try:
-                if not first(value):
-                    return refused(value, 0)
-                if not second(value):
-                    return refused(value, 1)
-                return PASSED if third(value) else refused(value, 2)
-            except RecursionError as error:
-                return again_on_a_fresh_stack(error, check_three, value)
-        return check_three
 
+def _check_one(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+    (first,) = tests
+
+    def check_one(value: object) -> Verdict:
+        try:
+            return PASSED if first(value) else refused(value, 0)
+        except RecursionError as error:
+            return again_on_a_fresh_stack(error, check_one, value)
+    return check_one
+
+
+def _check_two(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+    first, second = tests
+
+    def check_two(value: object) -> Verdict:
+        try:
+            if not first(value):
+                return refused(value, 0)
+            return PASSED if second(value) else refused(value, 1)
+        except RecursionError as error:
+            return again_on_a_fresh_stack(error, check_two, value)
+    return check_two
+
+
+def _check_three(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+    first, second, third = tests
+
+    def check_three(value: object) -> Verdict:
+        try:
+            if not first(value):
+                return refused(value, 0)
+            if not second(value):
+                return refused(value, 1)
+            return PASSED if third(value) else refused(value, 2)
+        except RecursionError as error:
+            return again_on_a_fresh_stack(error, check_three, value)
+    return check_three
+
+
+def _check_each(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
     def check_each(value: object) -> Verdict:
         try:
             for index, test in enumerate(tests):

@@ -28,6 +28,7 @@ PROG = "turngate proxy"
 DESCRIPTION = "Serve an MCP server over stdio, checking every tool call's arguments before the server sees it."
 USAGE = "%(prog)s [--table T] [--casts] [--steps FILE] [--privacy full|metadata-only] -- COMMAND [ARGS...]"
 UNUSABLE = 2
+INTERNAL_ERROR = 70  # as `turngate` itself: a bug to report
 INSTALL_MCP = ("the proxy needs anyio (part of the MCP SDK); install it with: python3 -m pip install 'mcp>=2.3,<3' "
                "(in a checkout of turngate: python3 -m pip install -e '.[mcp]').")
 
@@ -67,7 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exit_:  # --help, or options argparse refused (it said why)
         return exit_.code if isinstance(exit_.code, int) else UNUSABLE
-    return run_proxy(args)
+    try:
+        return run_proxy(args)
+    except Exception as error:  # noqa: BLE001  (a bug of turngate's: one sentence, as `turngate proxy` says it)
+        say(f"turngate itself failed ({error.__class__.__name__}); this is a bug, please report it.")
+        return INTERNAL_ERROR
 
 
 class _Unusable(Exception):
