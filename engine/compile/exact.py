@@ -80,9 +80,9 @@ def exact_judge(schema: object, draft: Draft, depth: int = 0) -> Judge:
         return _invalid
     if type(schema) is not dict or depth > _DEEPEST or switches_draft(schema, draft):
         return _unknown
-    judged = [keyword for keyword in schema if draft.defines(keyword)]
+    judged = [keyword for keyword in schema if draft.defines(keyword) and keyword != "format"]
     if not judged:
-        return _valid  # annotations only
+        return _valid  # annotations only (`format` is one, as python-jsonschema reads it by default)
     names = schema.get("type")
     names = (names,) if type(names) is str else names
     if judged == ["type"] and type(names) in (tuple, list) and names and all(type(n) is str for n in names):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from functools import lru_cache
 from typing import Iterable
 
 from .decoding import integer_text
@@ -127,39 +126,43 @@ def _brief(value: object, depth: int) -> str:
 
 
 def quote_list(values: Iterable[object], width: int) -> str:
-    """Values quoted and joined with commas; cut with how many there are in all. The same
-    enum or list of names is quoted once: cached by the values it can show, each told apart
-    as JSON tells them (1, 1.0 and true are three values; so are 0.0 and -0.0 here)."""
+    """Values quoted and joined with commas; cut with how many there are in all. A tuple (an
+    enum's members, a node's allowed names: one per compiled rule) is quoted once, kept by
+    the tuple itself: a key by value would take 1, 1.0 and true for one another."""
+    if type(values) is tuple:
+        found = _QUOTED_LISTS.by_identity.get((id(values), width))
+        if found is not None and found[0] is values:
+            return found[1]
+        return _QUOTED_LISTS.quoted(values, width)  # type: ignore[arg-type]
     values = tuple(values)
-    head = values[: width // 3 + 2]  # each value shown takes a character and a ", " at least
-    key = _exact_key(head)
-    if key is None:  # an enum of lists or objects: not cached
-        return _quote_list(head, len(values), width)
-    return _quote_list_once(key, len(values), width)
+    return _quote_list(values[: width // 3 + 2], len(values), width)
 
 
-_SCALARS = (str, int, bool, type(None))
+class QuotedLists:
+    """Tuples of values already quoted, by identity (each kept, so its id stays its own),
+    at most `SIZE` at a time. A tuple that cannot be hashed (it holds a list or an object,
+    which could change) is quoted afresh each time."""
+
+    SIZE = 4096
+
+    def __init__(self) -> None:
+        self.by_identity: dict[tuple[int, int], tuple[tuple, str]] = {}
+
+    def quoted(self, values: tuple, width: int) -> str:
+        """The text of a tuple not quoted yet (`quote_list` looks in `by_identity` first)."""
+        # each value shown takes a character and a ", " at least: the rest are only counted
+        text = _quote_list(values[: width // 3 + 2], len(values), width)
+        try:
+            hash(values)
+        except TypeError:
+            return text
+        if len(self.by_identity) >= self.SIZE:
+            self.by_identity.clear()
+        self.by_identity[(id(values), width)] = (values, text)
+        return text
 
 
-def _exact_key(values: tuple) -> tuple | None:
-    """A key that equals another only for the same values of the same JSON kinds; None
-    where a value is not a scalar of an exact type."""
-    key = []
-    for value in values:
-        kind = type(value)
-        if kind is float:
-            key.append((float, float.__repr__(value)))  # -0.0 == 0.0, NaN != NaN: keyed by text
-        elif kind in _SCALARS:
-            key.append((kind, value))
-        else:
-            return None
-    return tuple(key)
-
-
-@lru_cache(maxsize=4096)
-def _quote_list_once(key: tuple, total: int, width: int) -> str:
-    head = tuple(float(value) if kind is float else value for kind, value in key)
-    return _quote_list(head, total, width)
+_QUOTED_LISTS = QuotedLists()
 
 
 def _quote_list(head: tuple, total: int, width: int) -> str:
