@@ -26,7 +26,8 @@ import math
 from typing import Any, Callable
 
 from ..values.stack import on_a_fresh_stack
-from .drafts import ANY_DRAFT, DRAFT_03, DRAFT_04, DRAFT_06, DRAFT_07, DRAFT_2019_09, DRAFT_2020_12, Draft, switches_draft
+from .drafts import (ANY_DRAFT, DRAFT_03, DRAFT_04, DRAFT_06, DRAFT_07, DRAFT_2019_09, DRAFT_2020_12, Draft,
+                     switches_draft)
 
 Judge = Callable[[object], "bool | None"]
 

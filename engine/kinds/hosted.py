@@ -22,7 +22,10 @@ class RuleKindError(Exception):
     `__cause__` the exception it raised."""
 
     def __init__(self, kind: str, stage: str, error: BaseException):
-        text = str(error).strip().split("\n")[0]
+        try:
+            text = str(error).strip().split("\n")[0]
+        except Exception:  # noqa: BLE001  (the host's exception may not even say what it is)
+            text = ""
         text = escaped(text if len(text) <= 160 else text[:159] + "…").rstrip(".")
         said = f"{error.__class__.__name__}: {text}" if text else error.__class__.__name__
         super().__init__(f'the rule kind "{escaped(kind)}" raised {said} while {stage}.')

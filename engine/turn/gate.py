@@ -91,7 +91,8 @@ def _as_turn(calls: object) -> tuple:
 
 def _described(value: object) -> str:
     if isinstance(value, Mapping):
-        return f"an object with {', '.join(quote_any(key, 40) for key in list(value)[:4])}" if value else "an empty object"
+        keys = ", ".join(quote_any(key, 40) for key in list(value)[:4])
+        return f"an object with {keys}" if value else "an empty object"
     return described(value)
 
 

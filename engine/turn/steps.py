@@ -89,7 +89,8 @@ def load_steps(lines: Iterable[str]) -> tuple[list[RunStep], list[tuple[int, str
         try:
             steps.append(read_step(decode_json(line)))
         except json.JSONDecodeError as error:
-            broken.append((number, f"line {number} is not valid JSON: {error.msg[:1].lower() + error.msg[1:]} at column {error.colno}."))
+            problem = error.msg[:1].lower() + error.msg[1:]
+            broken.append((number, f"line {number} is not valid JSON: {problem} at column {error.colno}."))
         except (ValueError, RecursionError) as error:
             broken.append((number, f"line {number} is not a run step: {error}"))
     return steps, broken
