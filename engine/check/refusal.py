@@ -87,7 +87,7 @@ def _check_one(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
         try:
             return PASSED if first(value) else refused(value, 0)
         except RecursionError as error:
-            return again_on_a_fresh_stack(error, check_one, value)
+            return again_on_a_fresh_stack(error, _checked, (first,), refused, value)
     return check_one
 
 
@@ -100,7 +100,7 @@ def _check_two(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
                 return refused(value, 0)
             return PASSED if second(value) else refused(value, 1)
         except RecursionError as error:
-            return again_on_a_fresh_stack(error, check_two, value)
+            return again_on_a_fresh_stack(error, _checked, (first, second), refused, value)
     return check_two
 
 
@@ -115,7 +115,7 @@ def _check_three(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
                 return refused(value, 1)
             return PASSED if third(value) else refused(value, 2)
         except RecursionError as error:
-            return again_on_a_fresh_stack(error, check_three, value)
+            return again_on_a_fresh_stack(error, _checked, (first, second, third), refused, value)
     return check_three
 
 
@@ -127,8 +127,17 @@ def _check_each(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
                     return refused(value, index)
             return PASSED
         except RecursionError as error:
-            return again_on_a_fresh_stack(error, check_each, value)
+            return again_on_a_fresh_stack(error, _checked, tests, refused, value)
     return check_each
+
+
+def _checked(tests: tuple, refused: Refused, value: object) -> Verdict:
+    """A check made again (on a fresh stack): what each `_check_*` does. (Made by name rather
+    than by the check itself, so that no check keeps a reference to itself.)"""
+    for index, test in enumerate(tests):
+        if not test(value):
+            return refused(value, index)
+    return PASSED
 
 
 def _refusal(steps: tuple, table: CompiledTable) -> Callable[[object, int], Verdict]:
