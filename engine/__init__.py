@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see; at run time, `__geta
     from .compile.casting import Cast
     from .formats.gating import Gated
     from .kinds.finding import Finding
+    from .kinds.hosted import RuleKindError
     from .kinds.registry import register_rule_kind
     from .kinds.verdict import Mismatch, Verdict
     from .table.entries import Table
@@ -46,6 +47,7 @@ _SOURCES = {
     "TableError": ".table.errors",
     "load_table": ".table.loading", "shipped_tables": ".table.loading",
     "register_rule_kind": ".kinds.registry",
+    "RuleKindError": ".kinds.hosted",
 }
 _MODULES = {"convert", "formats"}
 
@@ -77,6 +79,7 @@ __all__ = [
     "compile_schema",
     "load_table",
     "register_rule_kind",
+    "RuleKindError",
     "shipped_tables",
 ]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..kinds.hosted import hosted
 from ..kinds.registry import RULE_KINDS, SHIPPED_KINDS
 from ..kinds.verdict import Mismatch, new_tuple
 from ..table.entries import Table, TypeEntry
@@ -31,7 +32,9 @@ class CompiledTable:
         limits = table.limit
         self.depth, self.cap = limits["depth"], limits["mismatches"]
         self.plain_leaf_keys = _plain_leaf_keys(table, self.skip_keywords)
-        self.rule_kinds = tuple((RULE_KINDS[entry.kind], entry.stops) for entry in table.rules)
+        # A host's kind is wrapped so that what it raises is a RuleKindError (`kinds.hosted`).
+        self.rule_kinds = tuple((hosted(entry.kind, RULE_KINDS[entry.kind], SHIPPED_KINDS), entry.stops)
+                                for entry in table.rules)
         self.kind_rules: dict[tuple[str, ...], Any] = {}
         self.plain_leaves: dict[tuple, Any] = {}
         self.mismatch_list_class: type | None = None

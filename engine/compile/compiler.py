@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..table.entries import Table
 from ..values.kinds import BASE_KINDS, base_kind
+from ..values.quoting import pointer_step
 from .casting import Casting
 from .compiled_table import CompiledTable, compiled_table
 from .drafts import Draft, draft_of
@@ -70,7 +71,7 @@ class Compilation:
             rule = kind.from_node(schema, context)
             if rule is not None:
                 entries.append((rule, stops))
-        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema), self.draft) \
+        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema, self.draft), self.draft) \
             if self.for_casts else None
         return Node(entries, None, context.types or None, context.admitted_kinds or frozenset(), casting)
 
@@ -123,7 +124,8 @@ class Compilation:
         key = (id(schema), id(scope), depth)
         if key not in self.targets:
             self.targets[key] = Node(skipped="depth")  # a cycle at one depth judges nothing
-            self.targets[key] = self.node(schema, depth, self.pointer_of(schema), scope)
+            # Straight to `_node` (cached here already): compiling recurses once per level.
+            self.targets[key] = self._node(schema, depth, self.pointer_of(schema), scope)
         return self.targets[key]
 
     def _within_budget(self) -> bool:
@@ -142,7 +144,7 @@ class Compilation:
 
 
 def _step(key: object) -> str:
-    return str(key).replace("~", "~0").replace("/", "~1")
+    return pointer_step(key)
 
 
 class NodeContext:

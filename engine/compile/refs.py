@@ -14,6 +14,7 @@ from typing import Iterator
 
 from referencing import Registry
 
+from ..values.quoting import pointer_step
 from .drafts import Draft
 
 #: Keywords beside a `$ref` that would be judged too; a `$ref` with any of them is not
@@ -137,7 +138,7 @@ def containers(document: object) -> Iterator[tuple[object, str]]:
         items = node.items() if type(node) is dict else enumerate(node) if type(node) is list else ()
         for key, child in reversed(list(items)):
             if type(child) in (dict, list):
-                pending.append((child, pointer + "/" + str(key).replace("~", "~0").replace("/", "~1")))
+                pending.append((child, pointer + "/" + pointer_step(key)))
 
 
 def is_tree(document: object) -> bool:

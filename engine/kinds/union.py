@@ -84,8 +84,8 @@ class UnionRule:
     @classmethod
     def from_node(cls, node: dict, context: SchemaContext) -> UnionRule | None:
         unions = []
-        for keyword in ("anyOf", "oneOf"):
-            if isinstance(node.get(keyword), list):
+        for keyword in ("anyOf", "oneOf"):  # read only by the drafts that define them (not draft-03)
+            if isinstance(node.get(keyword), list) and context.draft.defines(keyword):
                 branches = tuple((context.natives_of(branch), context.child(branch, keyword, index))
                                  for index, branch in enumerate(node[keyword]))
                 types = tuple(dict.fromkeys(t for branch in node[keyword] for t in context.types_of(branch)))

@@ -12,9 +12,10 @@ read as a notification: judged as one, and never answered.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, NamedTuple
 
-from .messages import Message, allowed_id, refusal_response, with_arguments
+from .messages import Message, allowed_id, error_response, refusal_response, with_arguments
 from .session import Session
 from .steps_log import StepLog
 
@@ -70,7 +71,10 @@ class CallGate:
             return Ruling(request)
         known = session.tools.known
         assert known is not None
-        verdict = session.core.check(call, known.toolset())
+        toolset = known.toolset()
+        verdict = known.errors.get(call["name"]) or session.core.check(call, toolset)
+        if isinstance(verdict, Exception):
+            return self._failed(request, verdict)
         if not verdict.ok:
             if self.steps is not None:
                 self.steps.refused(verdict)
@@ -83,6 +87,14 @@ class CallGate:
         if changed:
             return Ruling(with_arguments(request, verdict.calls[0].arguments), True)
         return Ruling(request)
+
+    @staticmethod
+    def _failed(request: Message, error: Exception) -> Ruling:
+        """A host's rule kind raised (a `RuleKindError`): the call is neither refused nor let
+        through, but answered with a JSON-RPC error naming the kind (and told on standard
+        error)."""
+        sys.stderr.write(f"turngate proxy: {str(error)[:-1]}, so the call was answered with an error.\n")
+        return Ruling(None, True, error_response(request, str(error)) if allowed_id(request) else None)
 
     def _forwarded(self, request: Message, tool: str, changed: tuple[Any, ...], judged: bool = True) -> None:
         if self.steps is not None:

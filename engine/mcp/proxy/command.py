@@ -38,6 +38,7 @@ examples:
   turngate proxy --listen 127.0.0.1:8808 -- uvx mcp-server-git --repository .
   turngate proxy --listen 127.0.0.1:8808 --url https://mcp.example.com/mcp"""
 UNUSABLE = 2
+INTERNAL_ERROR = 70  # as `turngate` itself: a bug to report
 INSTALL_MCP = ("the proxy needs anyio (part of the MCP SDK); install it with: python3 -m pip install 'mcp>=2.3,<3' "
                "(in a checkout of turngate: python3 -m pip install -e '.[mcp]').")
 NO_SERVER = ("give the server to put behind the gate: -- COMMAND [ARGS...] (a server over stdio) or --url URL "
@@ -93,7 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exit_:  # --help, or options argparse refused (it said why)
         return exit_.code if isinstance(exit_.code, int) else UNUSABLE
-    return run_proxy(args)
+    try:
+        return run_proxy(args)
+    except Exception as error:  # noqa: BLE001  (a bug of turngate's: one sentence, as `turngate proxy` says it)
+        say(f"turngate itself failed ({error.__class__.__name__}); this is a bug, please report it.")
+        return INTERNAL_ERROR
 
 
 class _Unusable(Exception):

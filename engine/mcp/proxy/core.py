@@ -59,24 +59,33 @@ class Core:
                 compiled_table(self._table)
             return self._table
 
-    def toolset(self, schemas: dict[str, object]) -> tuple[Toolset, set[str]]:
-        """The tools' schemas compiled, and the names of those that could not be: a server's
+    def toolset(self, schemas: dict[str, object]) -> tuple[Toolset, set[str], dict[str, Exception]]:
+        """The tools' schemas compiled; the names of those that could not be (a server's
         schema is input from outside, and one the compiler fails on leaves that tool
-        unjudged, not the proxy stopped."""
+        unjudged, not the proxy stopped); and, by name, the `RuleKindError` a host's rule kind
+        raised compiling one (its calls are answered with it: never a silent pass)."""
+        from ...kinds.hosted import RuleKindError
         from ...turn.gate import SHARED_CACHE, Toolset
-        table, failed = self.table(), set()
+        table, failed, errors = self.table(), set(), {}
         for name, schema in schemas.items():
             try:
                 SHARED_CACHE.compile(schema, table, self.casts)
+            except RuleKindError as error:
+                errors[name] = error
             except Exception:  # noqa: BLE001  (see above: never a traceback for a server's schema)
                 failed.add(name)
-        usable = {name: schema for name, schema in schemas.items() if name not in failed}
-        return Toolset(usable, table, casts=self.casts), failed
+        usable = {name: schema for name, schema in schemas.items() if name not in failed and name not in errors}
+        return Toolset(usable, table, casts=self.casts), failed, errors
 
     @staticmethod
-    def check(call: dict[str, Any], toolset: Toolset) -> TurnVerdict:
+    def check(call: dict[str, Any], toolset: Toolset) -> TurnVerdict | Exception:
+        """The verdict on one call; where a host's rule kind raised, its `RuleKindError`."""
+        from ...kinds.hosted import RuleKindError
         from ...turn.gate import check_turn
-        return check_turn([call], toolset)
+        try:
+            return check_turn([call], toolset)
+        except RuleKindError as error:
+            return error
 
     @staticmethod
     def answer(verdict: TurnVerdict) -> dict[str, Any]:

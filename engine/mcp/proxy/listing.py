@@ -83,6 +83,7 @@ class KnownList:
         for entry in entries:
             self._read(entry)
         self._toolset: Toolset | None = None
+        self.errors: dict[str, Exception] = {}  # a host's rule kind raised compiling these
 
     def _read(self, entry: object) -> None:
         name = entry.get("name") if isinstance(entry, dict) else None
@@ -115,7 +116,7 @@ class KnownList:
     def toolset(self) -> Toolset:
         """The judged tools compiled, once (on the first call that needs them)."""
         if self._toolset is None:
-            self._toolset, failed = self.core.toolset(self.schemas)
+            self._toolset, failed, self.errors = self.core.toolset(self.schemas)
             for name in failed:
                 del self.schemas[name]
                 self.unjudged.add(name)

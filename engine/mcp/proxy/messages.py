@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...values.decoding import any_size_integer
+from ...values.encoding import encode_json
+
 #: The `_meta` key by which a request carries its protocol version (2026-07-28 on; before,
 #: the version is agreed once, by `initialize`).
 PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
@@ -29,22 +32,28 @@ TOOLS_CHANGED = "notifications/tools/list_changed"
 Message = dict[str, Any]
 
 
+#: Lines read as the SDKs read them: `NaN` and `Infinity` too (their parsers take them, so a
+#: call holding one is judged, not passed on unread), integers of any size.
+_AS_SERVERS_READ = json.JSONDecoder(parse_int=any_size_integer)
+
+
 def parse(line: bytes | str) -> object:
     """The JSON value of a line, or None when it is not JSON (it is passed on all the same)."""
     try:
-        return json.loads(line.decode("utf-8", "replace") if type(line) is bytes else line)
+        return _AS_SERVERS_READ.decode(line.decode("utf-8", "replace") if type(line) is bytes else line)
     except (ValueError, RecursionError):
         return None
 
 
 def encode(message: object) -> bytes:
-    """A message as one line; only what the proxy writes itself is encoded here."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    """A message as one line; only what the proxy writes itself is encoded here (numbers of
+    any size; never NaN)."""
+    return encode_json(message, separators=(",", ":")).encode("utf-8", errors="backslashreplace") + b"\n"
 
 
 def id_key(request_id: object) -> str:
     """A request id as a key: the ids 1, 1.0 and "1" are three requests, not one."""
-    return json.dumps(request_id)
+    return encode_json(request_id)
 
 
 def allowed_id(message: Message) -> bool:
@@ -100,6 +109,12 @@ def refusal_response(request: Message, result: Message, server_info: object = No
         if server_info is not None:
             result["_meta"] = {SERVER_INFO_KEY: server_info}
     return {"jsonrpc": "2.0", "id": request["id"], "result": result}
+
+
+def error_response(request: Message, text: str) -> Message:
+    """A JSON-RPC error answering a request the proxy could not judge (a host's rule kind
+    raised): an internal error, not a tool result, so the call is neither refused nor run."""
+    return {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32603, "message": f"turngate: {text}"}}
 
 
 def with_arguments(request: Message, arguments: object) -> Message:
