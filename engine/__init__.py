@@ -17,6 +17,7 @@ from .turn.calls import Call, CallAnswer, TurnVerdict
 from .turn.gate import Toolset, check_turn
 from .turn.loop import Loop, Tool
 from .turn.steps import RunStep, dump_steps, load_steps, refused_steps
+from .turn.telemetry import Telemetry, TelemetryError
 
 __all__ = [
     "Loop",
@@ -25,6 +26,8 @@ __all__ = [
     "dump_steps",
     "load_steps",
     "refused_steps",
+    "Telemetry",
+    "TelemetryError",
     "Cast",
     "Gated",
     "convert",
