@@ -15,6 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import BaseModel
 
 import scripted_models as s
+from telemetry_support import Emitted, assert_scenario_reported
 from turngate import RunStep, dump_steps, load_steps
 from turngate.integrations.langchain import GateOrderError, TurnGate, gated_agent, output_tool_names
 
@@ -189,3 +190,12 @@ def test_a_turn_with_a_structured_output_call_is_still_gated():
     assert outcome.answers() == {"call_2": (s.REFUSED_UPDATE, "error"),
                                  "call_9": ("Returning structured response: summary='Retitled.'", "success")}
     assert [(step.tool, step.status) for step in steps] == [("update_page_metadata", "refused"), ("Summary", "not-run")]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode):
+    emitted = Emitted()
+    agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=emitted.telemetry)
+    s.run_graph(agent, mode)
+    # LangChain keeps the call it could not decode apart from the others: it is judged last.
+    assert_scenario_reported(emitted, "langchain", broken=[s.BROKEN_STEPS[1], s.BROKEN_STEPS[2], s.BROKEN_STEPS[0]])

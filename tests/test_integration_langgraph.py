@@ -16,6 +16,7 @@ from langgraph.types import interrupt
 from pydantic import BaseModel
 
 import scripted_models as s
+from telemetry_support import Emitted, assert_scenario_reported
 from turngate import RunStep, Toolset, dump_steps, load_steps
 from turngate.integrations.langgraph import judge_turn, tool_schemas, turn_gate_node
 
@@ -145,3 +146,11 @@ def test_only_calls_not_answered_yet_get_an_answer():
     assert not verdict.ok and [m.tool_call_id for m in answers] == ["call_2"]
     everything = ToolMessage("Read.", tool_call_id="call_2")
     assert judge_turn([turn, answered, everything], toolset) == (None, [])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode):
+    emitted = Emitted()
+    graph, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=emitted.telemetry)
+    s.run_graph(graph, mode, approve)
+    assert_scenario_reported(emitted, "langgraph", broken=[s.BROKEN_STEPS[1], s.BROKEN_STEPS[2], s.BROKEN_STEPS[0]])

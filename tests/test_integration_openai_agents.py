@@ -14,6 +14,7 @@ from agents import (Agent, ModelBehaviorError, RunConfig, Runner, ToolExecutionC
 from agents.testing import ScriptedModel, assistant_message, function_call
 
 import scripted_models as s
+from telemetry_support import Emitted, assert_scenario_reported
 from turngate import RunStep
 from turngate.integrations.openai_agents import GatedModel, TurnGate, turn_number
 
@@ -227,3 +228,12 @@ def test_an_mcp_servers_tools_are_gated_too():
     assert answered["call_1"].startswith('Not run: this call of tool "update_page_metadata"')
     assert answered["call_2"].startswith('Refused: the arguments do not match the schema of tool "get_page"')
     assert page["status"] == "published"  # the sibling's update never reached the server
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode):
+    emitted = Emitted()
+    agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT])
+    gate = TurnGate(agent, telemetry=emitted.telemetry)
+    run(gate.agent, mode, gate.run_config())
+    assert_scenario_reported(emitted, "openai-agents")

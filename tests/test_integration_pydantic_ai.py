@@ -16,6 +16,7 @@ from pydantic_ai import (Agent, DeferredToolRequests, DeferredToolResults, Funct
 from pydantic_ai.capabilities import AbstractCapability
 
 import scripted_models as s
+from telemetry_support import Emitted, assert_scenario_reported
 from turngate import RunStep
 from turngate.integrations.pydantic_ai import TurnGate
 
@@ -176,3 +177,11 @@ def test_the_gate_judges_the_response_as_other_capabilities_leave_it_however_it_
     agent.tool_plain(description=s.UPDATE_DOC)(recorder.update_page_metadata)
     assert asyncio.run(agent.run(s.USER_TEXT)).output == s.FINAL_TEXT
     assert recorder.runs == [("get_page", s.REFUSED_TURN[0][2]), ("update_page_metadata", s.CLEAN_TURN[1][2])]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode):
+    emitted = Emitted()
+    agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=emitted.telemetry)
+    run(agent, mode)
+    assert_scenario_reported(emitted, "pydantic-ai")

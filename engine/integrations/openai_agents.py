@@ -38,7 +38,7 @@ from agents import (
     ToolInputGuardrail,
     ToolInputGuardrailData,
 )
-from turngate import Call, CallAnswer, RunStep, Table, Toolset, check_turn, refused_steps
+from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]
@@ -48,11 +48,13 @@ __all__ = ["GatedModel", "GatedProvider", "TurnGate", "turn_number"]
 
 class TurnGate:
     """Gates `agent`'s turns: run `gate.agent` with `run_config=gate.run_config()`. `record` is
-    given each step of a refused turn, kept at `privacy`; `table` is the rules table."""
+    given each step of a refused turn, kept at `privacy`; `table` is the rules table; with
+    `telemetry`, each turn decided is reported to OpenTelemetry (gate "openai-agents")."""
 
     def __init__(self, agent: Agent, *, table: Table | str | None = None, record: RecordStep | None = None,
-                 privacy: str = "metadata-only"):
+                 privacy: str = "metadata-only", telemetry: Telemetry | None = None):
         self.table, self.record, self.privacy = table, record, privacy
+        self.telemetry = None if telemetry is None else telemetry.for_gate("openai-agents")
         # The answers of refused turns not given yet, by call id (a model's call ids are unique).
         self.pending: dict[str, CallAnswer] = {}
         self.guardrail = ToolInputGuardrail(self._answer_refused_call, name="turngate")
@@ -101,7 +103,7 @@ class TurnGate:
         handoff_tools = {handoff.tool_name: handoff.input_json_schema for handoff in handoffs}
         calls = [Call(item.call_id, item.name, item.arguments) for item in output
                  if getattr(item, "type", None) == "function_call"]
-        verdict = check_turn(calls, Toolset({**offered, **handoff_tools}, self.table))
+        verdict = check_turn(calls, Toolset({**offered, **handoff_tools}, self.table), telemetry=self.telemetry)
         if verdict.ok:
             return
         # No guardrail holds a handoff back: its answer would never be given.
