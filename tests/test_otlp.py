@@ -5,6 +5,8 @@ is one sentence."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,6 +16,8 @@ from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportM
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 import scenario as s
+from conftest import EXAMPLES, ROOT
+from test_integrations import excerpt_at
 from turngate import Call, TelemetryError, check_turn
 from turngate.turn.otlp import otlp_telemetry
 
@@ -140,3 +144,25 @@ def test_without_the_sdk_the_set_up_says_what_to_install(monkeypatch):
                                              r"pip install 'turngate\[otel\]'.$"):
         with otlp_telemetry():
             pass
+
+
+def test_the_hosts_set_up_in_the_example_sends_each_turn_under_the_run_to_the_endpoint(receiver):
+    env = {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint}
+    done = subprocess.run([sys.executable, str(EXAMPLES / "telemetry_otlp.py")], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["refused [(), ('enum', 'missing', 'additional'), ('cut-off-json',)]", "ran []"]
+    spans = receiver.spans()
+    (run,) = [span for _, span in spans if span.name == "run"]
+    turns = [span for _, span in spans if span.name == "turngate turn"]
+    assert [attribute(span.attributes, "turngate.turn.outcome") for span in turns] == ["refused", "accepted"]
+    assert all(span.parent_span_id == run.span_id and span.trace_id == run.trace_id for span in turns)
+    assert {attribute(resource.attributes, "service.name") for resource, _ in spans} == {"pages-agent"}
+    assert receiver.metric_names() == {"turngate.turns", "turngate.calls", "turngate.codes"}
+
+
+def test_the_docs_show_the_set_up_as_verbatim_excerpts_of_the_example():
+    page = (ROOT / "docs" / "telemetry.md").read_text()
+    blocks = [block.split("```")[0] for block in page.split("```python\n")[1:]]
+    lines = (EXAMPLES / "telemetry_otlp.py").read_text().splitlines()
+    assert blocks and all(excerpt_at(block, lines) is not None for block in blocks), blocks
