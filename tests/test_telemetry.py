@@ -151,10 +151,22 @@ def test_without_telemetry_a_gated_turn_imports_no_opentelemetry_module():
                f"check_turn([Call(*call) for call in {s.CLEAN_TURN!r}], tools)\n"
                f"print({IMPORTED})\n"
                "from turngate import Telemetry\n"
-               "check_turn([], tools, telemetry=Telemetry())\n"
+               "# OpenTelemetry's own global providers, where no SDK is set up: they report nothing.\n"
+               f"print(check_turn([Call(*call) for call in {s.REFUSED_TURN!r}], tools, telemetry=Telemetry()).ok)\n"
                f"print({IMPORTED})\n")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines() == ["[]", "['opentelemetry']"]
+    assert done.stdout.splitlines() == ["[]", "False", "['opentelemetry']"] and done.stderr == ""
+
+
+def test_without_opentelemetry_installed_every_gate_decides_as_before():
+    program = ("import sys\n"
+               "sys.modules['opentelemetry'] = None  # as if not installed\n"
+               "import turngate, turngate.integrations\n"
+               "from turngate import Call, check_turn\n"
+               f"tools = {s.SCHEMAS!r}\n"
+               f"print([answer.codes for answer in check_turn([Call(*call) for call in {s.REFUSED_TURN!r}], tools).answers])\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[(), ('missing', 'enum')]"
 
 
 def test_telemetry_asked_for_without_opentelemetry_installed_says_what_to_install():
