@@ -33,6 +33,7 @@ from typing import Any, AsyncIterator, Callable, Iterable
 from agents import (
     Agent,
     FunctionTool,
+    FunctionToolResult,
     Model,
     ModelProvider,
     ModelResponse,
@@ -45,7 +46,6 @@ from agents import (
     ToolInputGuardrailData,
     ToolsToFinalOutputResult,
 )
-from agents.tool import FunctionToolResult
 from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
