@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see; at run time, `__geta
     from .turn.gate import Toolset, check_turn
     from .turn.loop import Loop, Tool
     from .turn.steps import RunStep, dump_steps, load_steps, refused_steps
+    from .turn.telemetry import Telemetry, TelemetryError
 
 #: Each public name and the module it comes from; a name that is a module is its own.
 _SOURCES = {
@@ -48,6 +49,7 @@ _SOURCES = {
     "load_table": ".table.loading", "shipped_tables": ".table.loading",
     "register_rule_kind": ".kinds.registry",
     "RuleKindError": ".kinds.hosted",
+    "Telemetry": ".turn.telemetry", "TelemetryError": ".turn.telemetry",
 }
 _MODULES = {"convert", "formats"}
 
@@ -58,6 +60,8 @@ __all__ = [
     "dump_steps",
     "load_steps",
     "refused_steps",
+    "Telemetry",
+    "TelemetryError",
     "Cast",
     "Gated",
     "convert",

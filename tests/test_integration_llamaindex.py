@@ -18,6 +18,7 @@ from llama_index.core.workflow import Context, HumanResponseEvent, InputRequired
 
 import scenario as s
 from conftest import EXAMPLES, ROOT
+from telemetry_support import Emitted, assert_scenario_reported
 from test_integrations import RAN, REFUSED, STEP
 from turngate import Call, RunStep, Table
 from turngate.integrations.llamaindex import (GatedAgentWorkflow, GatedFunctionAgent, GateError, TurnGate,
@@ -194,6 +195,21 @@ def test_f_the_runs_steps_are_recorded_with_their_codes_at_metadata_only(mode):
     agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], mode=mode, record=steps.append)
     Run(agent)
     s.assert_steps_of_the_refused_and_the_broken_turn(steps)
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode, runner):
+    emitted = Emitted()
+    agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], mode=mode, runner=runner,
+                        telemetry=emitted.telemetry)
+    Run(agent)
+    assert_scenario_reported(emitted, "llamaindex")
+
+
+def test_a_gate_made_with_telemetry_names_itself_once():
+    gate = TurnGate(telemetry=Emitted().telemetry)
+    assert gate.telemetry.gate == "llamaindex" and TurnGate().telemetry is None
 
 
 # Every way a run can end ------------------------------------------------------------------------

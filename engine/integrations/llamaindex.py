@@ -40,7 +40,7 @@ from llama_index.core.bridge.pydantic import Field
 from llama_index.core.memory import BaseMemory
 from llama_index.core.tools import AsyncBaseTool, ToolOutput
 from llama_index.core.workflow import Context, step
-from turngate import Call, RunStep, Table, Toolset, TurnVerdict, check_turn, load_table, refused_steps
+from turngate import Call, RunStep, Table, Telemetry, Toolset, TurnVerdict, check_turn, load_table, refused_steps
 
 if TYPE_CHECKING:  # new in 0.14.14; take_step is no step, so its annotations are never read at run time
     from llama_index.core.agent.workflow.agent_context import AgentContext
@@ -66,6 +66,10 @@ def _loaded(table: Table | str | Path | None) -> Table | None:
     return load_table(table) if isinstance(table, (str, Path)) else table
 
 
+def _for_this_gate(telemetry: Telemetry | None) -> Telemetry | None:
+    return None if telemetry is None else telemetry.for_gate("llamaindex")
+
+
 def _privacy(_: object, attribute: object, value: str) -> None:
     if value not in ("full", "metadata-only"):
         raise ValueError(f'privacy is "full" or "metadata-only", not {value!r}')
@@ -75,17 +79,20 @@ def _privacy(_: object, attribute: object, value: str) -> None:
 class TurnGate:
     """What a gated agent judges with: `record` is given each step of a refused turn, kept at
     `privacy`; `table` is the rules table (turngate's default when None); with `casts`, a
-    turn that fits is sent on with its arguments cast where the cast is exact."""
+    turn that fits is sent on with its arguments cast where the cast is exact; with
+    `telemetry`, each turn decided is reported to OpenTelemetry (gate "llamaindex")."""
 
     record: RecordStep | None = None
     privacy: Privacy = field(default="metadata-only", validator=_privacy)
     table: Table | None = field(default=None, converter=_loaded)
     casts: bool = False
+    telemetry: Telemetry | None = field(default=None, converter=_for_this_gate)
 
     def judge(self, output: AgentOutput, tools: Sequence[AsyncBaseTool], turn: int) -> TurnVerdict:
         """The verdict on the turn in `output`, offered `tools`; a refused turn's steps are
         recorded as the model's `turn`-th."""
-        verdict = check_turn(turn_calls(output), Toolset(tool_schemas(tools), self.table, casts=self.casts))
+        toolset = Toolset(tool_schemas(tools), self.table, casts=self.casts)
+        verdict = check_turn(turn_calls(output), toolset, telemetry=self.telemetry)
         if not verdict.ok and self.record is not None:
             for run_step in refused_steps(verdict, turn, self.privacy):
                 self.record(run_step)

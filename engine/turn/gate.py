@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..check.schema import CompiledSchema, SchemaCache, resolve_table
 from ..compile.compiled_table import compiled_table
@@ -23,6 +24,9 @@ from ..values.stack import again_on_a_fresh_stack, on_a_fresh_stack
 from ..values.suggest import closest_name
 from .calls import Call, CallAnswer, TurnVerdict, as_call, id_key, tool_name
 from .tools import offered_tools
+
+if TYPE_CHECKING:
+    from .telemetry import Telemetry
 
 
 class Toolset:
@@ -48,11 +52,15 @@ SHARED_CACHE = SchemaCache()
 
 
 def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | object,
-               table: Table | str | None = None, casts: bool | None = None) -> TurnVerdict:
+               table: Table | str | None = None, casts: bool | None = None,
+               telemetry: Telemetry | None = None) -> TurnVerdict:
     """The decision on a whole turn. `tools` is a `Toolset` compiled once for many turns, or
     anything a `Toolset` is made from (compiled schemas are then cached by content); `table`
     and `casts` say how to make it. A turn that may run carries its calls with arguments
-    decoded (and cast where the toolset casts)."""
+    decoded (and cast where the toolset casts). With `telemetry`, the decision is reported to
+    OpenTelemetry (see `turn.telemetry`)."""
+    if telemetry is not None:
+        return _reported(telemetry, calls, tools, table, casts)
     given = calls if type(calls) is tuple else tuple(calls) if type(calls) is list else _as_turn(calls)
     try:
         if type(tools) is Toolset or isinstance(tools, Toolset):
@@ -79,6 +87,12 @@ def _decided(given: tuple, toolset: Toolset) -> TurnVerdict:
         decoded = tuple(call if outcome is None else outcome for call, outcome in zip(turn, outcomes))
         return _cast_turn(decoded, toolset) if toolset.casts else TurnVerdict(True, decoded)
     return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset))
+
+
+def _reported(telemetry: Telemetry, calls: Iterable[Call | Mapping], tools: Toolset | object,
+              table: Table | str | None, casts: bool | None) -> TurnVerdict:
+    # Apart from check_turn, whose locals would otherwise all be closure cells, each turn.
+    return telemetry.decide(lambda: check_turn(calls, tools, table, casts))
 
 
 def _as_turn(calls: object) -> tuple:

@@ -12,30 +12,10 @@ from llama_index.core.workflow import Context, HumanResponseEvent, InputRequired
 from turngate import dump_steps
 from turngate.integrations.llamaindex import GatedFunctionAgent, TurnGate
 
-turns = iter([
-    ToolCallBlock(tool_call_id="call_1", tool_name="update_page", tool_kwargs='{"uid": 42, "status": "archived"}'),
-    ToolCallBlock(tool_call_id="call_2", tool_name="update_page",
-                  tool_kwargs='{"uid": 42, "title": "Opening hours", "status": "review"}')])
 
-
-def model(messages: list[ChatMessage], **options: object) -> ChatMessage:
-    turn = next(turns, None)
-    return ChatMessage(role="assistant", blocks=[turn]) if turn else ChatMessage(role="assistant", content="Done.")
-
-
-async def update_page(ctx: Context, uid: int, title: str, status: Literal["draft", "review", "published"]) -> str:
-    """Change a page's title and status, once a person approves."""
-    asked = InputRequiredEvent(prefix="Approve?", arguments={"uid": uid, "title": title, "status": status})
-    await ctx.wait_for_event(HumanResponseEvent, waiter_event=asked, waiter_id=f"update_page {uid}")
-    return f"Page {uid} is now {title!r}, {status}."
-
-
-llm = MockFunctionCallingLLM(response_generator=model)
-gate = TurnGate(record=lambda step: dump_steps([step], sys.stdout))
-agent = GatedFunctionAgent(tools=[update_page], llm=llm, gate=gate)
-
-
-async def main() -> None:
+async def review(llm, update_page) -> None:
+    gate = TurnGate(record=lambda step: dump_steps([step], sys.stdout))
+    agent = GatedFunctionAgent(tools=[update_page], llm=llm, gate=gate)
     handler = agent.run(user_msg="Put page 42 up for review.")
     async for event in handler.stream_events():
         if isinstance(event, InputRequiredEvent):
@@ -48,4 +28,22 @@ async def main() -> None:
     print("Result:", result)
 
 
-asyncio.run(main())
+async def update_page(ctx: Context, uid: int, title: str, status: Literal["draft", "review", "published"]) -> str:
+    """Change a page's title and status, once a person approves."""
+    asked = InputRequiredEvent(prefix="Approve?", arguments={"uid": uid, "title": title, "status": status})
+    await ctx.wait_for_event(HumanResponseEvent, waiter_event=asked, waiter_id=f"update_page {uid}")
+    return f"Page {uid} is now {title!r}, {status}."
+
+
+turns = iter([
+    ToolCallBlock(tool_call_id="call_1", tool_name="update_page", tool_kwargs='{"uid": 42, "status": "archived"}'),
+    ToolCallBlock(tool_call_id="call_2", tool_name="update_page",
+                  tool_kwargs='{"uid": 42, "title": "Opening hours", "status": "review"}')])
+
+
+def model(messages: list[ChatMessage], **options: object) -> ChatMessage:
+    turn = next(turns, None)
+    return ChatMessage(role="assistant", blocks=[turn]) if turn else ChatMessage(role="assistant", content="Done.")
+
+
+asyncio.run(review(MockFunctionCallingLLM(response_generator=model), update_page))
