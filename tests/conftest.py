@@ -56,3 +56,16 @@ settings.register_profile("differential-ci", max_examples=100, deadline=None,
                                                  HealthCheck.filter_too_much])
 settings.register_profile("differential-long", max_examples=30_000, deadline=None,
                           suppress_health_check=list(HealthCheck))
+
+# The turn fuzzer (tests/test_turn_fuzz.py) runs a CI profile per test by default; the long
+# run is `python3 -m pytest tests/test_turn_fuzz.py --hypothesis-profile=turn-fuzz-long
+# --no-cov -n 0 -p no:cacheprovider` (each of its three tests gets the same large budget).
+# The replay test starts one process per batch of turns, the command test one per turn.
+_turn_fuzz_health = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+settings.register_profile("turn-fuzz-ci", max_examples=250, deadline=None, suppress_health_check=_turn_fuzz_health)
+settings.register_profile("turn-fuzz-replay-ci", max_examples=2, deadline=None,
+                          suppress_health_check=_turn_fuzz_health)
+settings.register_profile("turn-fuzz-command-ci", max_examples=6, deadline=None,
+                          suppress_health_check=_turn_fuzz_health)
+settings.register_profile("turn-fuzz-long", max_examples=20_000, deadline=None,
+                          suppress_health_check=list(HealthCheck))
