@@ -246,16 +246,25 @@ def hold_own_values_promise(case: TurnCase, first: Outcome) -> None:
     calls' arguments, the reply) changes no later answer to the same turn, which must be
     answered as the first time."""
     before = canonical(first)
-    for handed in handed_values(first):
-        if isinstance(handed, dict):
-            handed["__changed_by_host__"] = [1]
-        elif isinstance(handed, list):
-            handed.append("__changed_by_host__")
+    handed = handed_values(first)
+    for value in handed:
+        if isinstance(value, dict):
+            value[CHANGE] = [1]
+        else:
+            value.append(CHANGE)
     again = run(case, unshared(case.tools), unshared(case.turn))
     after = canonical(again)
+    for value in handed:  # undone, so that a value wrongly shared does not spoil later cases
+        if isinstance(value, dict):
+            value.pop(CHANGE, None)
+        elif value and value[-1] == CHANGE:
+            value.pop()
     shared = lambda: describe("the same turn was answered otherwise after a host changed what it was handed",  # noqa: E731
                               case, first=before[:800], then=after[:800])
     assert SURVEY.held(before == after, f"answers depend on what a host changed [{case.format}]", shared), shared()
+
+
+CHANGE = "__changed_by_host__"
 
 
 def handed_values(outcome: Outcome) -> list:
