@@ -30,12 +30,18 @@ def dumps(value: object, **options: object) -> str:
 
 
 def shown(value: object) -> str:
-    """A value as JSON for a failure's message, or as Python writes it where JSON cannot."""
+    """A value as JSON for a failure's message, or as Python writes it where JSON cannot
+    (a key that is not text, a tuple, NaN: JSON text would hide what it is)."""
     try:
-        return dumps(value)
-    except (TypeError, ValueError, RecursionError):
+        if json_clean(value):
+            return dumps(value)
+    except RecursionError:
+        pass
+    try:
         with any_digits():
             return repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__} that Python cannot write>"
 
 
 def _no_constant(name: str) -> object:

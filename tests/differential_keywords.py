@@ -13,6 +13,8 @@ schema's draft reads it."""
 
 from __future__ import annotations
 
+import copy
+
 from hypothesis import strategies as st
 
 from differential_refs import chance, picked
@@ -205,6 +207,18 @@ def extended_tree(leaf: object, form: str) -> dict:
     anchor = {"$recursiveAnchor": True} if form == "2019-09" else {"$dynamicAnchor": "node"}
     return {"$id": "strict-tree.json", **anchor, "$ref": "tree.json", "unevaluatedProperties": False,
             "$defs": {"tree": tree}}
+
+
+@st.composite
+def add_tree(draw, root: dict, draft: str, nodes_of) -> None:
+    """A recursive resource as a property: the tree of `$recursiveRef` or `$dynamicRef`
+    (mostly the draft's own form), or its stricter extension."""
+    own = "2019-09" if draft == "2019-09" else "2020-12"
+    form = own if chance(draw, 7) else draw(st.sampled_from(["2019-09", "2020-12"]))
+    make = draw(st.sampled_from([recursive_resource, recursive_resource, extended_tree]))
+    properties = root.setdefault("properties", {})
+    if isinstance(properties, dict):
+        properties["t"] = make(copy.deepcopy(draw(nodes_of(draft))), form)
 
 
 @st.composite

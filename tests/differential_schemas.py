@@ -16,13 +16,12 @@ from hypothesis import strategies as st
 from differential_keywords import (
     DIVISORS,
     DRAFT_03_URI,
+    add_tree,
     const_nodes,
     draft_03_extras,
-    extended_tree,
     keyword_nodes,
     multiple_of_nodes,
     odd_members,
-    recursive_resource,
     required_flags,
     whole,
 )
@@ -306,7 +305,7 @@ def schemas(draw, draft: str) -> dict:
         other = "definitions" if "$defs" in root else "$defs"
         root[other] = copy.deepcopy(draw(definitions(draft)) or {"d": {}})
     if chance(draw, 1):
-        draw(add_tree(root, draft))
+        draw(add_tree(root, draft, any_nodes))
     if chance(draw, 2):
         root[id_keyword(draft)] = draw(st.sampled_from(ROOT_IDS))
     # The resource first, so that the other references can lead into it and chain through it.
@@ -319,18 +318,6 @@ def schemas(draw, draft: str) -> dict:
     if draft in DRAFT_URIS:
         return {"$schema": DRAFT_URIS[draft] + draw(st.sampled_from(["", "#"])), **root}
     return {"$schema": UNKNOWN_DRAFT_URI, **root} if draft == "unknown" else root
-
-
-@st.composite
-def add_tree(draw, root: dict, draft: str) -> None:
-    """A recursive resource as a property: the tree of `$recursiveRef` or `$dynamicRef`
-    (mostly the draft's own form), or its stricter extension."""
-    own = "2019-09" if draft == "2019-09" else "2020-12"
-    form = own if chance(draw, 7) else draw(st.sampled_from(["2019-09", "2020-12"]))
-    make = draw(st.sampled_from([recursive_resource, recursive_resource, extended_tree]))
-    properties = root.setdefault("properties", {})
-    if isinstance(properties, dict):
-        properties["t"] = make(copy.deepcopy(draw(any_nodes(draft))), form)
 
 
 def node_count(schema: object) -> int:

@@ -14,7 +14,8 @@ from turn_fuzz_shapes import TurnCase
 TABLES = tuple(sorted(turngate.shipped_tables()))
 LIMITS = {table: turngate.load_table(table).limit["message-length"] for table in TABLES}
 SURVEY = Survey.from_environment()
-#: Examples per test in the long run: a replay starts a process per batch of turns, and the
+#: Examples per test in the long run (the main test's is the profile's own, which
+#: TURNGATE_LONG_EXAMPLES may set): a replay starts a process per batch of turns, and the
 #: command one per turn.
 LONG_BUDGETS = {"turn-fuzz-ci": 20_000, "turn-fuzz-replay-ci": 200, "turn-fuzz-command-ci": 300}
 
@@ -24,7 +25,7 @@ def fuzz_settings(name: str) -> settings:
     profile (both in conftest.py)."""
     long_run = settings.get_profile("turn-fuzz-long")
     if settings.default is long_run:
-        return settings(long_run, max_examples=LONG_BUDGETS[name])
+        return long_run if name == "turn-fuzz-ci" else settings(long_run, max_examples=LONG_BUDGETS[name])
     return settings.get_profile(name)
 
 
