@@ -6,7 +6,8 @@ the turn and python-jsonschema's judgement of each call (tests/turn_fuzz_oracle.
 
 - a valid turn (every call names a tool offered, its arguments are valid for the tool's
   schema's own draft, every id is its own) runs, and each call is handed its arguments as
-  sent (a cast changes only what is invalid, and adds no error);
+  sent (a cast changes only what is invalid, and adds no error); arguments decoded from
+  text never hold NaN or an infinity (JSON has neither);
 - nothing raises, but a turn not in its format's shape, with one sentence (`FormatError`);
 - a refused turn answers every distinct call id exactly once, in the order of the turn,
   every line one clean sentence, and its reply is JSON a strict reader reads (no NaN);
@@ -37,7 +38,7 @@ from hypothesis import given, settings
 
 import turngate
 from differential_cases import Judge, at_or_below
-from differential_json import same_data, same_json, shown, unshared
+from differential_json import holds_no_nan, same_data, same_json, shown, unshared
 from differential_survey import RAISED
 from turn_fuzz_oracle import UNKNOWN, Expected, Outcome, allowed_error, canonical, expect, run, strict_json_problem
 from turn_fuzz_shapes import MISSING, TurnCase, turn_cases
@@ -153,6 +154,11 @@ def hold_run_promises(case: TurnCase, expected: Expected, verdict) -> None:
         for call, given in zip(calls, case.calls))
     assert SURVEY.held(same, f"ran other calls [{case.format}]", handed), handed()
     for index, (call, given, sent, valid) in enumerate(zip(calls, case.calls, expected.arguments, expected.fits)):
+        if same and isinstance(given.arguments, str):
+            infinite = lambda: describe("arguments decoded from text hold NaN or an infinity", case,  # noqa: E731
+                                        call=index, handed=shown(call.arguments))
+            kind = f"decoded NaN or infinity [{case.format}]"
+            assert SURVEY.held(holds_no_nan(call.arguments), kind, infinite), infinite()
         if sent is UNKNOWN or not same:
             continue
         cast = verdict.casts[index] if case.casts and verdict.casts else None

@@ -53,6 +53,11 @@ SCHEMAS = [
     {"type": "object", "additionalProperties": False},
     [{"type": "object"}],
     True,
+    # Members equal in Python but not in JSON: each must be worded as its own schema writes it.
+    {"type": "object", "properties": {"level": {"enum": [1, 2]}}, "required": ["level"]},
+    {"type": "object", "properties": {"level": {"enum": [True, 2]}}, "required": ["level"]},
+    {"type": "object", "properties": {"level": {"enum": [1.0, 2]}}, "required": ["level"]},
+    {"type": "object", "properties": {"level": {"enum": [0, -0.0, False]}}, "required": ["level"]},
 ]
 schemas = picked(SCHEMAS)
 
@@ -79,12 +84,13 @@ ODD_TEXTS = ['{"n": NaN}', '{"n": Infinity}', '{"n": -Infinity}', "[NaN]", '{"n"
              '{"a":' * 600 + "1" + "}" * 600, "", "   ", "\n", "null", "5", '"text"', "[]", "[1, 2]",
              '{"n": 1', '{"n": ', '{"n": "ab', "{", '{} x', '{"n": 1, "n": 2}', '{"s": "\\ud800"}',
              '\ufeff{"n": 1}', '{"mode": "DRAFT"}', '{"mode": "Draft"}', '{"mode": 1.0}', '{"mode": "true"}',
-             '{"flag": 1}', '{"flag": "true"}', '{"ids": "[1, 2]"}', '{"ids": [1, "2", 3.0]}']
+             '{"flag": 1}', '{"flag": "true"}', '{"ids": "[1, 2]"}', '{"ids": [1, "2", 3.0]}', '{"level": 3}',
+             '{"level": "1"}', '{"level": true}']
 odd_texts = picked(ODD_TEXTS)
 #: Values of any kind, as an argument's value or a whole arguments value.
 ODD_VALUES = [HUGE, -HUGE, 10 ** 4300, 1e308, -0.0, 5.0, 2 ** 64, 0.1, True, 1, "5", "NaN", None, [], {}, [HUGE],
               {"n": HUGE}, {"n": -0.0}, {"n": "5"}, {"n": 5.0}, {"ids": [1, 2.0, "3"]}, {"mode": "DRAFT"},
-              {"mode": True}, {"flag": 0}, {"s": "\ud800"}, {"": 1}, {"a\nb": 1}]
+              {"mode": True}, {"flag": 0}, {"s": "\ud800"}, {"": 1}, {"a\nb": 1}, {"level": 3}, {"level": "x"}]
 odd_values = picked(ODD_VALUES)
 #: Values no JSON text holds, which a Python host may still hand over: only "nothing
 #: raises" is held for them.
