@@ -61,18 +61,23 @@ def texts(shortest: int, longest: int):
 class Aimer:
     """Draws values aimed at the nodes of one schema (the root resolves its references).
     An exact aimer aims every value, so that most of its instances are valid (the promises
-    about valid instances need many); a loose one also bends values (lenient variants,
-    null, a required name left out, an extra key, any JSON)."""
+    about valid instances need many); a nudging one too, but now and then gives a scalar a
+    lenient variant ("5" for 5, -0.0 for 0, "Draft" for "draft"): where casts happen, in
+    instances that are otherwise as aimed (valid as sent under the drafts that do not judge
+    the keyword there, invalid and castable where they do); a loose one also bends values
+    (lenient variants, null, a required name left out, an extra key, any JSON)."""
 
-    def __init__(self, draw, root: object, exact: bool):
-        self.draw, self.root, self.named, self.exact = draw, root, names_in(root), exact
+    def __init__(self, draw, root: object, exact: bool, nudge: bool = False):
+        self.draw, self.root, self.named, self.exact, self.nudge = draw, root, names_in(root), exact, nudge
 
     def value(self, node: object, depth: int = 0) -> object:
         node = self.follow_references(node)
         if depth > MAX_DEPTH or not isinstance(node, dict):
             return self.draw(small_json)
         if self.exact:
-            return self.aimed(node, depth)
+            aimed = self.aimed(node, depth)
+            nudged = self.nudge and chance(self.draw, 2 if isinstance(aimed, (dict, list)) else 6)
+            return self.lenient(aimed) if nudged else aimed
         if chance(self.draw, 1):
             return self.draw(small_json)
         mood = self.draw(moods)
@@ -226,21 +231,23 @@ class Aimer:
 
 
 def lenient_variants(value: object) -> list:
-    """"5" and 5.0 for 5, "5" for 5.0, "true", 1 and "TRUE" for true, case variants of a
-    text ("Draft" for "draft") and its number, a list or JSON text for an object, JSON text
-    or an object keyed "0", "1" for a list."""
+    """"5" and 5.0 for 5 (and -0.0 for 0), "5" for 5.0, "true", 1 and "TRUE" for true, case
+    variants of a text ("Draft" for "draft") and its number, a list or JSON text for an
+    object (or for it less a key), JSON text or an object keyed "0", "1" for a list."""
     if isinstance(value, bool):
         return ["true" if value else "false", int(value), str(value).upper()]
     if isinstance(value, int):
-        return [dumps(value), float(value)] if abs(value) < 2 ** 1000 else [dumps(value), -value]
+        zero = [-0.0] if value == 0 else []
+        return [dumps(value), float(value), *zero] if abs(value) < 2 ** 1000 else [dumps(value), -value]
     if isinstance(value, float):
-        return [dumps(value), int(value)] if value.is_integer() else [dumps(value)]
+        zero = [-value] if value == 0 else []
+        return [dumps(value), int(value), *zero] if value.is_integer() else [dumps(value)]
     if isinstance(value, str):
         with any_digits():
             number = [int(value)] if value.isascii() and value.strip().isdigit() else []
         return [value.swapcase(), value.capitalize(), value.lower(), value.upper(), *number]
-    if isinstance(value, dict):
-        return [list(value.values()), dumps(value)]
+    if isinstance(value, dict):  # JSON text of it, and of it without its first key (a required one, maybe)
+        return [list(value.values()), dumps(value), dumps(dict(list(value.items())[1:]))]
     if isinstance(value, list):
         return [dumps(value), {str(index): item for index, item in enumerate(value)}]
     return []
@@ -252,8 +259,9 @@ def reference_keyword(node: dict) -> str | None:
 
 @st.composite
 def instances_for(draw, schema: object) -> object:
-    """One instance aimed at the schema: exactly (half of them), loosely, or (one in
-    twenty) any small JSON."""
+    """One instance aimed at the schema: exactly, nudged or loosely (a third each), or (one
+    in twenty) any small JSON."""
     if chance(draw, 1) and draw(st.booleans()):
         return draw(small_json)
-    return Aimer(draw, schema, exact=draw(st.booleans())).value(schema)
+    how = draw(st.sampled_from(["exact", "nudged", "loose"]))
+    return Aimer(draw, schema, exact=how != "loose", nudge=how == "nudged").value(schema)
