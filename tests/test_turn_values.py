@@ -155,3 +155,29 @@ def test_no_output_of_the_command_line_holds_nan(tmp_path):
                            str(tmp_path / "a.json"), "--json"], capture_output=True, text=True)
     assert done.returncode == 2 and "not valid JSON: expecting value, not NaN" in done.stderr
     assert encode_json([float("nan"), float("-inf"), BIG]).startswith("[null, null, 1000")
+
+
+@pytest.mark.parametrize("text, number", [('{"x": 1e400}', 10 ** 400), ('{"x": -1.5e400}', -15 * 10 ** 399),
+                                          ('{"x": 2.5E+999}', 25 * 10 ** 998)])
+def test_a_number_too_large_for_a_float_is_handed_on_as_the_integer_it_is(text, number):
+    verdict = check_turn([Call("1", "t", text)], {"t": {"type": "object", "properties": {"x": {"type": "integer"}}}})
+    assert verdict.ok and verdict.calls[0].arguments == {"x": number} and type(verdict.calls[0].arguments["x"]) is int
+
+
+@pytest.mark.parametrize("text", ['{"x": 1e1000}', '{"x": 1e999999999}', '{"x": -' + "1" * 4400 + '.5}'])
+def test_a_number_no_float_holds_and_no_short_integer_is_refused_as_too_large(text):
+    (answer,) = check_turn([Call("1", "t", text)], {"t": {}}).answers
+    assert answer.codes == ("invalid-json",)
+    assert answer.text == ('Refused: the arguments of tool "t" are not valid JSON (a number too large to read at '
+                           "line 1, column 7), so nothing was run.")
+
+
+@pytest.mark.parametrize("privacy", ["full", "metadata-only"])
+def test_steps_holding_a_lone_surrogate_are_written_to_a_utf8_file_and_read_back(privacy, tmp_path):
+    verdict = check_turn([Call("\ud800", "t\udfff", "{}")], {"t\udfff": {"required": ["a"]}})
+    steps = turngate.refused_steps(verdict, 1, privacy)
+    with open(tmp_path / "steps.jsonl", "w", encoding="utf-8") as out:
+        turngate.dump_steps(steps, out)
+    text = (tmp_path / "steps.jsonl").read_text(encoding="utf-8")
+    assert "\\udfff" in text and ("\\ud800" in text) == (privacy == "full")  # the id is kept in full only
+    assert turngate.load_steps(text.splitlines()) == (list(steps), [])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import secrets
 
 from .decoding import integer_text
@@ -19,8 +20,20 @@ from .decoding import integer_text
 _LONGEST_AT_ONCE = 13_000
 
 
+#: A surrogate code point: text may hold one (JSON's "\\ud800" decodes to it), UTF-8 cannot.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def encode_json(value: object, ascii_only: bool = False, separators: tuple[str, str] | None = None) -> str:
-    """A JSON value as JSON text (`TypeError` for what JSON cannot hold, as `json.dumps`)."""
+    """A JSON value as JSON text (`TypeError` for what JSON cannot hold, as `json.dumps`),
+    which any encoding can write: a surrogate is written as its escape."""
+    text = _json_text(value, ascii_only, separators)
+    if not ascii_only and _SURROGATE.search(text):
+        text = _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return text
+
+
+def _json_text(value: object, ascii_only: bool, separators: tuple[str, str] | None) -> str:
     try:
         return json.dumps(value, ensure_ascii=ascii_only, separators=separators, allow_nan=False)
     except ValueError as error:
