@@ -17,6 +17,9 @@ from turngate.formats import FormatError
 
 from .choices import gated_choices, gated_choices_stream
 from .options import OPTION_NAMES, GateOptions, OptionError, ToolsetCache, gate_options
+
+#: The options `config.yaml` can give (`record` is a function: Python only).
+CONFIG_OPTIONS = tuple(name for name in OPTION_NAMES if name != "record")
 from .replies import fitting_response, no_fit_response
 from .request import ChatRequest, chat_request
 from .rounds import Outcome, corrected
@@ -27,7 +30,7 @@ from .turns import Round, response_round, turn_number
 class TurnGuardrail(CustomGuardrail):
     """In `config.yaml`, under `guardrails:`, with `guardrail:
     turngate.integrations.litellm.TurnGuardrail`, `mode: post_call` and `default_on: true`;
-    its own options (`table`, `casts`, `rounds`, `privacy`, `steps`) beside LiteLLM's. In
+    its own options (`table`, `casts`, `rounds`, `privacy`, `steps`, `telemetry`) beside LiteLLM's. In
     Python, `record=` is also given each run step of a refused turn."""
 
     # The two hooks below are the whole guardrail. It has no `apply_guardrail`, LiteLLM's
@@ -51,7 +54,7 @@ class TurnGuardrail(CustomGuardrail):
         toolset = self.toolsets.toolset(request.tools)
         if len(response.choices) > 1:
             return gated_choices(response, toolset, self.options, turn_number(request.messages))
-        first = response_round(response, toolset)
+        first = response_round(response, toolset, self.options.telemetry)
         if first.verdict is None and first.unreadable is None:
             return None  # no tool call
         outcome = await self._outcome(first, request, toolset)
@@ -64,7 +67,7 @@ class TurnGuardrail(CustomGuardrail):
             return Outcome(first, first.tokens, 0)
 
         async def ask(messages: list[dict[str, Any]], number: int) -> Round:
-            return response_round(await request.ask(messages, number), toolset)
+            return response_round(await request.ask(messages, number), toolset, self.options.telemetry)
 
         return await corrected(first, request.messages, ask, self.options)
 
@@ -101,7 +104,7 @@ def _refuse_unknown(given: dict[str, Any]) -> None:
     unknown = sorted(key for key in given if key not in known)
     if unknown:
         raise OptionError(f"turngate guardrail: {', '.join(map(repr, unknown))} is not an option of LiteLLM's "
-                          f"or the guardrail's (its own are {', '.join(OPTION_NAMES[:5])}).")
+                          f"or the guardrail's (its own are {', '.join(CONFIG_OPTIONS)}).")
 
 
 def _require_post_call(event_hook: object) -> None:
