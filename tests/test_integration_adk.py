@@ -127,7 +127,8 @@ runner, _, _ = build([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=Tel
 run(runner)
 spans = exporter.get_finished_spans()
 names = {span.context.span_id: span.name for span in spans}
-roots = {span.context.trace_id for span in spans if span.name.startswith("invoke_workflow")}
+# The run's root span: "invocation" (ADK 2.7) or "invoke_workflow" (2.13).
+roots = {span.context.trace_id for span in spans if span.parent is None and span.name != "turngate turn"}
 for span in spans:
     if span.name == "turngate turn":
         print(span.attributes["turngate.turn.outcome"], names.get(span.parent.span_id), span.context.trace_id in roots)
