@@ -17,21 +17,22 @@ from turngate.formats import FormatError
 
 from .choices import gated_choices, gated_choices_stream
 from .options import OPTION_NAMES, GateOptions, OptionError, ToolsetCache, gate_options
-
-#: The options `config.yaml` can give (`record` is a function: Python only).
-CONFIG_OPTIONS = tuple(name for name in OPTION_NAMES if name != "record")
 from .replies import fitting_response, no_fit_response
 from .request import ChatRequest, chat_request
 from .rounds import Outcome, corrected
 from .streaming import gated_stream
 from .turns import Round, response_round, turn_number
 
+#: The options `config.yaml` can give (`record` is a function: Python only).
+CONFIG_OPTIONS = tuple(name for name in OPTION_NAMES if name != "record")
+
 
 class TurnGuardrail(CustomGuardrail):
     """In `config.yaml`, under `guardrails:`, with `guardrail:
     turngate.integrations.litellm.TurnGuardrail`, `mode: post_call` and `default_on: true`;
-    its own options (`table`, `casts`, `rounds`, `privacy`, `steps`, `telemetry`) beside LiteLLM's. In
-    Python, `record=` is also given each run step of a refused turn."""
+    its own options (`table`, `casts`, `rounds`, `privacy`, `steps`, `telemetry`) beside
+    LiteLLM's. In Python, `record=` is also given each run step of a refused turn, and
+    `telemetry=` may be a host's `Telemetry`."""
 
     # The two hooks below are the whole guardrail. It has no `apply_guardrail`, LiteLLM's
     # unified interface, which would run in their place and can neither drop calls nor turn
