@@ -39,17 +39,35 @@ def config_without_guardrail(folder: Path) -> Path:
     return path
 
 
+def config_with_telemetry(folder: Path) -> Path:
+    """The docs' config with the guardrail's `telemetry: true` and LiteLLM's own OpenTelemetry
+    set-up (its `otel` callback), as docs/gateway.md shows them."""
+    config = yaml.safe_load(CONFIG.read_text())
+    config["guardrails"][0]["litellm_params"]["telemetry"] = True
+    config["litellm_settings"] = {"callbacks": ["otel"]}
+    path = folder / "config-telemetry.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+#: The variables LiteLLM's OpenTelemetry set-up reads: the standard OTLP ones, and its own
+#: switch for metrics (without it LiteLLM sets up no meter provider, and no counter is sent).
+def otel_variables(endpoint: str) -> dict[str, str]:
+    return {"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint,
+            "LITELLM_OTEL_INTEGRATION_ENABLE_METRICS": "true", "OTEL_BSP_SCHEDULE_DELAY": "100"}
+
+
 class Proxy:
     """A started proxy: `base_url` for the `openai` client, `folder` its working folder (where
     the config's `steps` file is written)."""
 
-    def __init__(self, config: Path, folder: Path, upstream_base: str):
+    def __init__(self, config: Path, folder: Path, upstream_base: str, **variables: str):
         self.folder, self.port = folder, free_port()
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         environment = {name: value for name, value in os.environ.items() if not name.startswith("LITELLM")}
         environment |= {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_MASTER_KEY": MASTER_KEY,
                         "UPSTREAM_API_BASE": upstream_base, "UPSTREAM_API_KEY": "sk-upstream",
-                        "LITELLM_LOG": "ERROR", "NO_PROXY": "127.0.0.1,localhost"}
+                        "LITELLM_LOG": "ERROR", "NO_PROXY": "127.0.0.1,localhost", **variables}
         self.log = (folder / "proxy.log").open("wb")
         self.process = subprocess.Popen(
             [str(LITELLM), "--config", str(config), "--host", "127.0.0.1", "--port", str(self.port)],
@@ -89,13 +107,15 @@ class Proxy:
 
 
 @contextmanager
-def proxies(folder: Path, upstream_base: str, **configs: Path) -> Iterator[dict[str, Proxy]]:
-    """Proxies started side by side (each takes seconds to start), by name."""
+def proxies(folder: Path, upstream_base: str, variables: dict[str, dict[str, str]] | None = None,
+            **configs: Path) -> Iterator[dict[str, Proxy]]:
+    """Proxies started side by side (each takes seconds to start), by name; `variables`: more
+    of a proxy's environment, by its name."""
     started: dict[str, Proxy] = {}
     try:
         for name, config in configs.items():
             (folder / name).mkdir(exist_ok=True)
-            started[name] = Proxy(config, folder / name, upstream_base)
+            started[name] = Proxy(config, folder / name, upstream_base, **(variables or {}).get(name, {}))
         for proxy in started.values():
             proxy.wait_ready()
         yield started

@@ -93,3 +93,32 @@ def assert_scenario_reported(emitted: Emitted, gate: str, broken: list[tuple] = 
         frozenset({g, ("gen_ai.tool.name", "update_page_metadata"), ("turngate.code", "enum")}): 1,
         frozenset({g, ("gen_ai.tool.name", "get_page"), ("turngate.code", "invalid-json")}): 1,
         frozenset({g, ("turngate.code", "unknown-tool")}): 1}
+
+
+def counted(gate: str, turns: list[list[tuple]]) -> dict[str, dict[frozenset, int]]:
+    """The three counters as `gate` counts `turns` (each a turn's calls as (tool, status,
+    refusal, codes), at metadata-only: tool None for a tool not offered)."""
+    points: dict[str, dict[frozenset, int]] = {"turngate.turns": {}, "turngate.calls": {}, "turngate.codes": {}}
+
+    def add(metric: str, *attributes: tuple) -> None:
+        key = frozenset({("turngate.gate", gate), *attributes})
+        points[metric][key] = points[metric].get(key, 0) + 1
+
+    for steps in turns:
+        add("turngate.turns", ("turngate.turn.outcome", "accepted" if all(s[1] == "accepted" for s in steps)
+                               else "refused"))
+        for tool, status, refusal, codes in steps:
+            named = (("gen_ai.tool.name", tool),) if tool is not None else ()
+            add("turngate.calls", *named, ("turngate.call.outcome", status),
+                *((("error.type", refusal),) if refusal is not None else ()))
+            for code in codes:
+                add("turngate.codes", *named, ("turngate.code", code))
+    return points
+
+
+def assert_reported(emitted: Emitted, gate: str, turns: list[list[tuple]]) -> None:
+    """Exactly `turns` reported by `gate` at metadata-only, in order: the spans, their call
+    events and the counters."""
+    assert emitted.turns() == [turn(gate, steps) for steps in turns]
+    for metric, points in counted(gate, turns).items():
+        assert emitted.points(metric) == points, metric

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 import scenario as s
 from adk_support import MODES, answers, build, error, not_run, page_tools, run, runner_for, scripted, transcript
 from conftest import EXAMPLES, ROOT
+from telemetry_support import CLEAN_STEPS, Emitted, assert_reported
 from turngate import RunStep, TableError
 from turngate.integrations.adk import GateOrderError, TurnGate
 
@@ -94,6 +95,59 @@ def test_f_the_runs_steps_are_recorded_with_their_codes_at_metadata_only(mode):
     assert steps == [RunStep(turn, index, tool, status, refusal, codes, privacy="metadata-only")
                      for turn, found in ((1, s.REFUSED_STEPS), (2, BROKEN_STEPS))
                      for index, (tool, status, refusal, codes) in enumerate(found, 1)]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported_once(mode):
+    """Streamed, a turn comes as partial events first: it is still one decision, one span.
+    The clean turn's confirmed call runs in a later run than its turn: not reported again."""
+    emitted = Emitted()
+    runner, _, _ = build([s.REFUSED_TURN, BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=emitted.telemetry)
+    run(runner, mode)
+    assert_reported(emitted, "adk", [s.REFUSED_STEPS, BROKEN_STEPS, CLEAN_STEPS])
+
+
+TRACED_RUN = """
+import sys
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+exporter = InMemorySpanExporter()
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(exporter))
+trace.set_tracer_provider(provider)  # the host's set-up: ADK traces through the global providers
+
+import scenario as s
+from adk_support import build, run
+from turngate import Telemetry
+
+runner, _, _ = build([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=Telemetry())
+run(runner)
+spans = exporter.get_finished_spans()
+names = {span.context.span_id: span.name for span in spans}
+# The run's root span: "invocation" (ADK 2.7) or "invoke_workflow" (2.13).
+roots = {span.context.trace_id for span in spans if span.parent is None and span.name != "turngate turn"}
+for span in spans:
+    if span.name == "turngate turn":
+        print(span.attributes["turngate.turn.outcome"], names.get(span.parent.span_id), span.context.trace_id in roots)
+"""
+
+
+def test_with_the_global_providers_each_turn_is_a_span_under_adks_own_in_the_runs_trace():
+    """A host that traces ADK (which traces through OpenTelemetry's global providers) gets
+    each turn's span in the trace of its run, under the tool span of the turn's first call."""
+    done = subprocess.run([sys.executable, "-c", TRACED_RUN], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT / "tests")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == ["refused execute_tool get_page True", "accepted execute_tool get_page True"]
+
+
+def test_a_gate_made_with_telemetry_names_itself_and_one_without_reports_nothing():
+    telemetry = Emitted().telemetry
+    assert TurnGate(telemetry=telemetry).options.telemetry.gate == "adk" and telemetry.gate is None
+    assert TurnGate().options.telemetry is None
 
 
 def test_a_call_confirmed_where_the_gate_forgot_its_turn_runs_as_adk_runs_it():

@@ -31,6 +31,7 @@ from crewai.tools import tool  # noqa: E402
 
 import scenario as s  # noqa: E402
 from conftest import EXAMPLES, ROOT  # noqa: E402
+from telemetry_support import CLEAN_STEPS, Emitted, assert_reported  # noqa: E402
 from turngate import RunStep  # noqa: E402
 from turngate.integrations.crewai import GatedLLM, TurnGate, block_refused_call  # noqa: E402
 
@@ -217,6 +218,23 @@ def test_f_the_runs_steps_are_recorded_with_their_codes_at_metadata_only(mode):
                        record=steps.append)
     run(crew, mode)
     s.assert_steps_of_the_refused_and_the_broken_turn(steps)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported_and_nothing_leaves_the_machine(mode):
+    """Read with the SDK's in-memory exporters; the no_network fixture holds that neither the
+    gate's reporting nor CrewAI's own telemetry tried to connect."""
+    emitted = Emitted()
+    crew, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], stream=mode == "stream",
+                       telemetry=emitted.telemetry)
+    run(crew, mode)
+    assert_reported(emitted, "crewai", [s.REFUSED_STEPS, s.BROKEN_STEPS, CLEAN_STEPS])
+
+
+def test_a_gate_made_with_telemetry_names_itself_and_one_without_reports_nothing():
+    telemetry = Emitted().telemetry
+    assert TurnGate(telemetry=telemetry).options.telemetry.gate == "crewai" and telemetry.gate is None
+    assert TurnGate().options.telemetry is None
 
 
 # Every way a run can end -----------------------------------------------------------------------

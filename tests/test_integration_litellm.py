@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any, Iterator
 
 import pytest
@@ -15,6 +16,8 @@ import pytest
 import litellm_support as support
 import scenario as s
 from litellm_upstream import Reply, ScriptedUpstream, turn
+from telemetry_support import CLEAN_STEPS, Emitted, assert_reported, counted
+from test_otlp import Receiver, attribute
 from turngate import RunStep, load_steps
 
 TOOLS = [{"type": "function", "function": {"name": name, "description": name, "parameters": schema}}
@@ -35,10 +38,20 @@ def upstream() -> Iterator[ScriptedUpstream]:
 
 
 @pytest.fixture(scope="module")
-def proxies(upstream: ScriptedUpstream, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, support.Proxy]]:
+def collector() -> Iterator[Receiver]:
+    """An OTLP/HTTP receiver on 127.0.0.1, for the proxy that reports to OpenTelemetry."""
+    receiver = Receiver()
+    yield receiver
+    receiver.server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def proxies(upstream: ScriptedUpstream, collector: Receiver,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, support.Proxy]]:
     folder = tmp_path_factory.mktemp("litellm")
     with support.proxies(folder, upstream.base_url, gated=support.CONFIG,
-                         plain=support.config_without_guardrail(folder)) as started:
+                         plain=support.config_without_guardrail(folder), traced=support.config_with_telemetry(folder),
+                         variables={"traced": support.otel_variables(collector.endpoint)}) as started:
         yield started
 
 
@@ -187,11 +200,59 @@ def test_a_turn_with_no_call_passes_as_it_came(proxies, upstream, mode):
     assert (got["text"], got["calls"], len(upstream.requests)) == ("Which page do you mean?", [], 1)
 
 
-def test_the_docs_show_the_config_the_tests_start():
+def test_with_telemetry_in_the_config_each_round_is_a_turn_in_the_requests_trace(proxies, upstream, collector):
+    """`telemetry: true` and LiteLLM's own OpenTelemetry set-up (`callbacks: ["otel"]`, the
+    standard OTEL_* variables): each judged round reaches the collector as a turn, its span
+    in the trace of the app's request, and the counters through LiteLLM's meter provider."""
+    upstream.script(turn(s.REFUSED_TURN), turn(s.CLEAN_TURN))
+    assert ask(proxies["traced"], "plain")["calls"] == calls_of(s.CLEAN_TURN)
+    deadline = time.monotonic() + 30
+    while len(turn_spans(collector)) < 2 or "turngate.codes" not in collector.metric_names():
+        assert time.monotonic() < deadline, (len(turn_spans(collector)), collector.metric_names())
+        time.sleep(0.1)
+    turns = turn_spans(collector)
+    assert [(attribute(span.attributes, "turngate.gate"), attribute(span.attributes, "turngate.turn.outcome"))
+            for span in turns] == [("litellm", "refused"), ("litellm", "accepted")]
+    requests = [span for _, span in collector.spans() if span.name == "POST /v1/chat/completions"]
+    assert [span.trace_id for span in turns] == [requests[-1].trace_id] * 2
+    # metadata-only (the guardrail's privacy): no call id, no answer text on any span.
+    assert not any(event.attributes and any(item.key in ("gen_ai.tool.call.id", "turngate.call.answer")
+                                            for item in event.attributes) for span in turns for event in span.events)
+    assert last_points(collector, "turngate.turns") == counted("litellm", [s.REFUSED_STEPS, CLEAN_STEPS])["turngate.turns"]
+
+
+def turn_spans(collector: Receiver) -> list[Any]:
+    return [span for _, span in collector.spans() if span.name == "turngate turn"]
+
+
+def last_points(collector: Receiver, metric: str) -> dict[frozenset, int]:
+    """A counter's latest value by its attributes, as the collector received it."""
+    from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
+
+    found: dict[frozenset, int] = {}
+    for body in collector.bodies("/v1/metrics"):
+        for resource in ExportMetricsServiceRequest.FromString(body).resource_metrics:
+            for scope in resource.scope_metrics:
+                for point in (p for m in scope.metrics if m.name == metric for p in m.sum.data_points):
+                    found[frozenset((item.key, attribute(point.attributes, item.key))
+                                    for item in point.attributes)] = point.as_int
+    return found
+
+
+def test_the_docs_show_the_config_the_tests_start(tmp_path):
+    import yaml
+
     shown = re.findall(r"^```yaml\n(.*?)^```", GATEWAY_DOC.read_text(), re.S | re.M)
     started = "".join(line for line in support.CONFIG.read_text().splitlines(keepends=True)
                       if not line.startswith("#")).lstrip()
-    assert shown == [started]
+    assert shown[0] == started
+    # The OpenTelemetry set-up: the config the traced proxy starts with is the docs' config,
+    # its telemetry on, with the settings the docs add.
+    traced = yaml.safe_load(support.config_with_telemetry(tmp_path).read_text())
+    added = yaml.safe_load(shown[1])
+    assert len(shown) == 2 and traced == yaml.safe_load(started) | added | {"guardrails": traced["guardrails"]}
+    assert traced["guardrails"][0]["litellm_params"] == yaml.safe_load(started)["guardrails"][0]["litellm_params"] | {
+        "telemetry": True}
 
 
 # The guardrail's options, with LiteLLM's own response objects (no upstream needed) ----------
@@ -287,7 +348,8 @@ def test_tools_that_cannot_be_read_fail_closed():
     ({"privacy": "none"}, "privacy is \"full\" or \"metadata-only\", not 'none'."),
     ({"table": "nonesuch"}, "table 'nonesuch' cannot be used"),
     ({"round": 3}, "'round' is not an option of LiteLLM's or the guardrail's"),
-    ({"telemetry": True}, "telemetry is reserved for OpenTelemetry reporting"),
+    ({"telemetry": "all"}, 'telemetry is true, false, "metadata-only" or "full" (or, in Python, a turngate '
+                           "Telemetry), not 'all'."),
     ({"event_hook": "pre_call"}, "mode is post_call (it judges the model's answer), not 'pre_call'."),
 ])
 def test_an_option_that_cannot_be_used_is_one_sentence_when_the_proxy_starts(options, says):
@@ -298,6 +360,70 @@ def test_an_option_that_cannot_be_used_is_one_sentence_when_the_proxy_starts(opt
         TurnGuardrail(**given)
     assert str(raised.value).startswith("turngate guardrail: ")
     assert says in str(raised.value)
+
+
+@pytest.fixture
+def router(upstream: ScriptedUpstream, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LiteLLM's own router, as the proxy sets it from the config, in front of the scripted
+    upstream: the guardrail's corrective rounds, in this process."""
+    from litellm import Router
+    from litellm.proxy import proxy_server
+
+    monkeypatch.setattr(proxy_server, "llm_router", Router(model_list=[{"model_name": support.MODEL, "litellm_params": {
+        "model": "openai/gpt-4o", "api_base": upstream.base_url, "api_key": "sk-upstream"}}]))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_judged_round_is_reported_as_a_turn(router, upstream, mode):
+    """The first round and each corrective one: three turns, the last one fitting."""
+    emitted = Emitted()
+    gate = guardrail(telemetry=emitted.telemetry)
+    upstream.script(turn(s.BROKEN_TURN), turn(s.CLEAN_TURN))
+    if mode == "plain":
+        answer = hooked(gate, response_of(s.REFUSED_TURN))
+        assert [call.id for call in answer.choices[0].message.tool_calls] == ["call_3", "call_4"]
+    else:
+        assert streamed_message(hooked_stream(gate, chunks_of(s.REFUSED_TURN)))["calls"] == calls_of(s.CLEAN_TURN)
+    assert len(upstream.requests) == 2
+    assert_reported(emitted, "litellm", [s.REFUSED_STEPS, s.BROKEN_STEPS, CLEAN_STEPS])
+
+
+def test_with_telemetry_a_fitting_turn_is_one_turn_and_a_text_answer_none():
+    emitted = Emitted()
+    gate = guardrail(telemetry=emitted.telemetry)
+    assert hooked(gate, response_of(s.CLEAN_TURN)) is None
+    assert hooked(gate, response_of([])) is None
+    hooked_stream(gate, chunks_of(s.CLEAN_TURN, "Here."))
+    assert_reported(emitted, "litellm", [CLEAN_STEPS, CLEAN_STEPS])
+
+
+def test_with_telemetry_and_n_above_one_each_choice_is_a_turn():
+    emitted = Emitted()
+    hooked(guardrail(telemetry=emitted.telemetry), response_of(s.CLEAN_TURN, s.REFUSED_TURN), n=2)
+    assert_reported(emitted, "litellm", [CLEAN_STEPS, s.REFUSED_STEPS])
+
+
+@pytest.mark.parametrize("given, privacy", [(True, "metadata-only"), ("full", "full"), ("metadata-only", "metadata-only")])
+def test_telemetry_from_the_config_reports_through_the_global_providers_at_its_level(given, privacy):
+    """`telemetry: true` follows the run steps' `privacy`; a level given is its own."""
+    gate = guardrail(telemetry=given, privacy="metadata-only" if given is True else "full")
+    telemetry = gate.options.telemetry
+    assert (telemetry.gate, telemetry.privacy, telemetry.tracer_provider, telemetry.meter_provider) == (
+        "litellm", privacy, None, None)
+    assert guardrail(telemetry=True, privacy="full").options.telemetry.privacy == "full"
+    assert guardrail(telemetry=False).options.telemetry is None and guardrail().options.telemetry is None
+
+
+def test_telemetry_without_opentelemetry_installed_is_one_sentence(monkeypatch):
+    import sys
+
+    from turngate.integrations.litellm import OptionError
+
+    monkeypatch.setitem(sys.modules, "opentelemetry", None)  # as where it is not installed
+    with pytest.raises(OptionError) as raised:
+        guardrail(telemetry=True)
+    assert str(raised.value) == ("turngate guardrail: telemetry needs the OpenTelemetry API, which is not installed: "
+                                 "pip install 'turngate[otel]'.")
 
 
 def test_each_distinct_tool_list_is_compiled_once():

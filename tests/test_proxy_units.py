@@ -160,8 +160,9 @@ def test_add_proxy_command_gives_turngate_the_proxy_subcommand():
     top = argparse.ArgumentParser(prog="turngate")
     add_proxy_command(top.add_subparsers(dest="command", required=True))
     args = top.parse_args(["proxy", "--casts", "--steps", "s.jsonl", "--", "python", "-m", "server", "--", "--casts"])
-    assert (args.command, args.server_command, args.casts, args.steps, args.privacy) == (
-        "proxy", ["python", "-m", "server", "--", "--casts"], True, "s.jsonl", "full")
+    # No --privacy: the steps keep everything (full), --otel nothing the model sent (metadata-only).
+    assert (args.command, args.server_command, args.casts, args.steps, args.privacy, args.otel) == (
+        "proxy", ["python", "-m", "server", "--", "--casts"], True, "s.jsonl", None, False)
     assert args.run is run_proxy
 
 

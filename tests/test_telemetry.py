@@ -103,6 +103,29 @@ def test_a_format_gate_and_a_toolset_made_on_the_fly_report_too():
                                       "error.type": "arguments", "turngate.call.codes": ("missing",)}]
 
 
+@pytest.mark.parametrize("privacy", ["metadata-only", "full"])
+def test_a_call_let_through_unjudged_is_a_turn_of_its_own_with_the_outcome_unjudged(privacy):
+    """As `turngate proxy` reports a call it had no schema for: its tool's name kept as a
+    run step keeps it (an unlisted one at full only), its id at full only."""
+    emitted = Emitted(privacy=privacy)
+    telemetry = emitted.telemetry.for_gate("proxy")
+    telemetry.unjudged("get_page", True, 7)
+    telemetry.unjudged("SECRET_TOOL", False, "id-SECRET")
+    full = privacy == "full"
+    assert emitted.turns() == [
+        ({"turngate.gate": "proxy", "turngate.turn.outcome": "unjudged", "turngate.turn.call_count": 1,
+          "turngate.turn.tool_names": (tool,) if tool else ()},
+         [{"turngate.call.outcome": "unjudged", **({"gen_ai.tool.name": tool} if tool else {}),
+           **({"gen_ai.tool.call.id": call_id} if full else {})}])
+        for tool, call_id in (("get_page", "7"), ("SECRET_TOOL" if full else None, "id-SECRET"))]
+    g = ("turngate.gate", "proxy")
+    assert emitted.points("turngate.turns") == {frozenset({g, ("turngate.turn.outcome", "unjudged")}): 2}
+    assert emitted.points("turngate.calls") == {
+        frozenset({g, ("gen_ai.tool.name", "get_page"), ("turngate.call.outcome", "unjudged")}): 1,
+        frozenset({g, ("turngate.call.outcome", "unjudged")}): 1}
+    assert emitted.points("turngate.codes") == {}
+
+
 def test_the_privacy_is_checked_when_the_telemetry_is_made():
     with pytest.raises(ValueError, match='telemetry privacy is "full" or "metadata-only", not \'all\''):
         Telemetry(privacy="all")

@@ -34,7 +34,7 @@ from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
-from turngate import Call, CallAnswer, RunStep, Table, Toolset, check_turn, refused_steps
+from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]
@@ -56,19 +56,23 @@ class GateOrderError(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class GateOptions:
     """How a gate judges and what it keeps: the rules `table` (turngate's default when None),
-    `record` given each step of a refused turn kept at `privacy`, and `casts` (a turn that
-    fits hands its calls on cast where the schema needs it)."""
+    `record` given each step of a refused turn kept at `privacy`, `casts` (a turn that fits
+    hands its calls on cast where the schema needs it), and `telemetry`, which each decided
+    turn is reported to (gate "adk")."""
 
     table: Table | str | None = None
     record: RecordStep | None = None
     privacy: str = "metadata-only"
     casts: bool = False
+    telemetry: Telemetry | None = None
 
     def __post_init__(self) -> None:
         # A table or privacy level that does not exist is said when the gate is made, in
         # turngate's words, rather than at the first refused turn, inside a run.
         object.__setattr__(self, "table", Toolset({}, self.table).table)
         RunStep(1, 1, None, "refused", privacy=self.privacy)
+        if self.telemetry is not None:
+            object.__setattr__(self, "telemetry", self.telemetry.for_gate("adk"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +89,10 @@ class TurnGate(BasePlugin):
     any call of the turn runs. List it first in the runner's (or the `App`'s) `plugins`."""
 
     def __init__(self, *, table: Table | str | None = None, record: RecordStep | None = None,
-                 privacy: str = "metadata-only", casts: bool = False, name: str = "turngate") -> None:
+                 privacy: str = "metadata-only", casts: bool = False, telemetry: Telemetry | None = None,
+                 name: str = "turngate") -> None:
         super().__init__(name=name)
-        self.options = GateOptions(table, record, privacy, casts)
+        self.options = GateOptions(table, record, privacy, casts, telemetry)
         self.requests: OrderedDict[Place, LlmRequest] = OrderedDict()
         self.decisions: OrderedDict[str, Decision] = OrderedDict()  # by the turn's event id
 
@@ -162,7 +167,8 @@ class TurnGate(BasePlugin):
         options = self.options
         calls = [Call(call.id, call.name or "", {} if call.args is None else call.args)
                  for call in events[at].get_function_calls()]
-        verdict = check_turn(calls, Toolset(offered_schemas(request), options.table, casts=options.casts))
+        verdict = check_turn(calls, Toolset(offered_schemas(request), options.table, casts=options.casts),
+                             telemetry=options.telemetry)
         if verdict.ok:
             return Decision({}, {str(call.id): cast.arguments for call, cast in zip(verdict.calls, verdict.casts)
                                  if cast.changed})

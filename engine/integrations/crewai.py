@@ -40,7 +40,7 @@ from crewai.llms.base_llm import BaseLLM, call_stop_override, call_stream_overri
 # CrewAI's own reading of a model's tool calls: the gate judges exactly the calls the executor runs.
 from crewai.utilities.agent_utils import extract_tool_call_info, is_tool_call_list
 from pydantic import PrivateAttr
-from turngate import Call, RunStep, Table, Toolset, check_turn, refused_steps
+from turngate import Call, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
 
 from .crewai_turns import RefusedTurn, cast_calls, final_answer_tools, hand_over
 
@@ -53,13 +53,19 @@ __all__ = ["GateOptions", "GatedLLM", "RecordStep", "TurnGate"]
 @dataclass(frozen=True)
 class GateOptions:
     """What a gate is asked to do, in one place: the rules `table` (turngate's default when
-    None), `record` given each step of a refused turn kept at `privacy`, and `casts` (a turn
-    that fits is handed on with the exact casts applied)."""
+    None), `record` given each step of a refused turn kept at `privacy`, `casts` (a turn that
+    fits is handed on with the exact casts applied), and `telemetry`, which each decided turn
+    is reported to (gate "crewai")."""
 
     table: Table | str | None = None
     record: RecordStep | None = None
     privacy: str = "metadata-only"
     casts: bool = False
+    telemetry: Telemetry | None = None
+
+    def __post_init__(self) -> None:
+        if self.telemetry is not None:
+            object.__setattr__(self, "telemetry", self.telemetry.for_gate("crewai"))
 
 
 class TurnGate:
@@ -68,8 +74,8 @@ class TurnGate:
     put before every other tool hook."""
 
     def __init__(self, *, table: Table | str | None = None, record: RecordStep | None = None,
-                 privacy: str = "metadata-only", casts: bool = False):
-        self.options = GateOptions(table, record, privacy, casts)
+                 privacy: str = "metadata-only", casts: bool = False, telemetry: Telemetry | None = None):
+        self.options = GateOptions(table, record, privacy, casts, telemetry)
         keep_hooks_first()
 
     def crew(self, crew: Crew) -> Crew:
@@ -168,7 +174,8 @@ class GatedLLM(BaseLLM):
             return answer
         read = [(call, info) for call in answer if (info := extract_tool_call_info(call)) is not None]
         verdict = check_turn([Call(*info) for _, info in read],
-                             Toolset(tools, self.options.table, casts=self.options.casts))
+                             Toolset(tools, self.options.table, casts=self.options.casts),
+                             telemetry=self.options.telemetry)
         if verdict.ok:
             return cast_calls(answer, read, verdict) if verdict.casts else answer
         if self.options.record is not None:

@@ -41,16 +41,19 @@ CALL_ID = "gen_ai.tool.call.id"
 ERROR_TYPE = "error.type"  # a refused turn's call: "arguments" (its own) or "turn" (a sibling's)
 # turngate's own.
 GATE = "turngate.gate"
-TURN_OUTCOME = "turngate.turn.outcome"  # "accepted" or "refused"
+TURN_OUTCOME = "turngate.turn.outcome"  # "accepted", "refused" or "unjudged"
 CALL_COUNT = "turngate.turn.call_count"
 TURN_TOOLS = "turngate.turn.tool_names"
 TURN_CODES = "turngate.turn.codes"
-CALL_OUTCOME = "turngate.call.outcome"  # "accepted", "refused" or "not-run"
+CALL_OUTCOME = "turngate.call.outcome"  # "accepted", "refused", "not-run" or "unjudged"
 CODES = "turngate.call.codes"
 CODE = "turngate.code"
 ANSWER = "turngate.call.answer"
 
 ACCEPTED, REFUSED = "accepted", "refused"
+#: A call a gate let through without judging it, as ADR 246 skips what it cannot judge
+#: (`turngate proxy`: no current list, or no schema for its tool).
+UNJUDGED = "unjudged"
 
 
 class TelemetryError(RuntimeError):
@@ -128,8 +131,17 @@ class Telemetry:
     def report(self, verdict: TurnVerdict, start: int | None = None) -> None:
         """A span for the turn (from `start`, in nanoseconds since the epoch, when given) as a
         child of the current span, an event on it per call, and the counters."""
-        calls = call_reports(verdict, self.privacy)
-        outcome = ACCEPTED if verdict.ok else REFUSED
+        self._emit(ACCEPTED if verdict.ok else REFUSED, call_reports(verdict, self.privacy), start)
+
+    def unjudged(self, tool: str, offered: bool, call_id: object = None) -> None:
+        """A call that went on without being judged, reported as a turn of its own whose
+        outcome is "unjudged": `offered` says whether the tool was listed (its name is kept
+        at metadata-only only then, as the run steps keep it)."""
+        full = self.privacy == "full"
+        self._emit(UNJUDGED, [CallReport(tool if offered or full else None, offered, UNJUDGED,
+                                         call_id=call_id if full else None)])
+
+    def _emit(self, outcome: str, calls: list[CallReport], start: int | None = None) -> None:
         span = self.instruments.tracer.start_span(SPAN_NAME, start_time=start,
                                                   attributes=self._turn_attributes(outcome, calls))
         for call in calls:

@@ -21,7 +21,7 @@ WHY = "with n > 1 no corrective round is asked for"
 
 def gated_choices(response: ModelResponse, toolset: Toolset | FormatError, options: GateOptions,
                   turn_at: int) -> ModelResponse | None:
-    rounds = [judged(response_message(response, place), toolset, Tokens(), response)
+    rounds = [judged(response_message(response, place), toolset, Tokens(), response, options.telemetry)
               for place in range(len(response.choices))]
     if all(turn.fits for turn in rounds):
         return None
@@ -47,7 +47,8 @@ async def gated_choices_stream(chunks: AsyncIterator[ModelResponseStream], tools
     if held_from is None:
         return
     indexes = sorted({choice.index for chunk in seen for choice in chunk.choices})
-    refused = {index: turn for index in indexes if not (turn := chunks_round(seen, toolset, index)).fits}
+    refused = {index: turn for index in indexes
+               if not (turn := chunks_round(seen, toolset, index, options.telemetry)).fits}
     for chunk in _without(seen[held_from:], set(refused)):
         yield chunk
     for index, turn in refused.items():

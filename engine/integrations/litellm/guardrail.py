@@ -23,12 +23,16 @@ from .rounds import Outcome, corrected
 from .streaming import gated_stream
 from .turns import Round, response_round, turn_number
 
+#: The options `config.yaml` can give (`record` is a function: Python only).
+CONFIG_OPTIONS = tuple(name for name in OPTION_NAMES if name != "record")
+
 
 class TurnGuardrail(CustomGuardrail):
     """In `config.yaml`, under `guardrails:`, with `guardrail:
     turngate.integrations.litellm.TurnGuardrail`, `mode: post_call` and `default_on: true`;
-    its own options (`table`, `casts`, `rounds`, `privacy`, `steps`) beside LiteLLM's. In
-    Python, `record=` is also given each run step of a refused turn."""
+    its own options (`table`, `casts`, `rounds`, `privacy`, `steps`, `telemetry`) beside
+    LiteLLM's. In Python, `record=` is also given each run step of a refused turn, and
+    `telemetry=` may be a host's `Telemetry`."""
 
     # The two hooks below are the whole guardrail. It has no `apply_guardrail`, LiteLLM's
     # unified interface, which would run in their place and can neither drop calls nor turn
@@ -51,7 +55,7 @@ class TurnGuardrail(CustomGuardrail):
         toolset = self.toolsets.toolset(request.tools)
         if len(response.choices) > 1:
             return gated_choices(response, toolset, self.options, turn_number(request.messages))
-        first = response_round(response, toolset)
+        first = response_round(response, toolset, self.options.telemetry)
         if first.verdict is None and first.unreadable is None:
             return None  # no tool call
         outcome = await self._outcome(first, request, toolset)
@@ -64,7 +68,7 @@ class TurnGuardrail(CustomGuardrail):
             return Outcome(first, first.tokens, 0)
 
         async def ask(messages: list[dict[str, Any]], number: int) -> Round:
-            return response_round(await request.ask(messages, number), toolset)
+            return response_round(await request.ask(messages, number), toolset, self.options.telemetry)
 
         return await corrected(first, request.messages, ask, self.options)
 
@@ -101,7 +105,7 @@ def _refuse_unknown(given: dict[str, Any]) -> None:
     unknown = sorted(key for key in given if key not in known)
     if unknown:
         raise OptionError(f"turngate guardrail: {', '.join(map(repr, unknown))} is not an option of LiteLLM's "
-                          f"or the guardrail's (its own are {', '.join(OPTION_NAMES[:5])}).")
+                          f"or the guardrail's (its own are {', '.join(CONFIG_OPTIONS)}).")
 
 
 def _require_post_call(event_hook: object) -> None:

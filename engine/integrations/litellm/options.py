@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from attrs import frozen
 
-from turngate import RunStep, Table, TableError, Toolset, dump_steps, load_table
+from turngate import RunStep, Table, TableError, Telemetry, TelemetryError, Toolset, dump_steps, load_table
 from turngate.formats import FormatError, openai_chat
 
 #: What the guardrail hands each step of a refused turn to (a list's `append`, a writer...).
@@ -31,7 +31,7 @@ class GateOptions:
     """`table`: the rules table; `casts`: a fitting turn is returned with the exact casts
     applied; `rounds`: corrective requests at most per request (0: fail closed at once);
     `privacy` of the run steps given to `record` and appended to the `steps` file;
-    `telemetry` is reserved for OpenTelemetry reporting (not offered yet)."""
+    `telemetry`, which each judged round is reported to as a turn (gate "litellm")."""
 
     table: Table
     casts: bool = False
@@ -39,7 +39,7 @@ class GateOptions:
     privacy: str = "metadata-only"
     steps: Path | None = None
     record: RecordStep | None = None
-    telemetry: object = None
+    telemetry: Telemetry | None = None
 
 
 def gate_options(given: Mapping[str, object]) -> GateOptions:
@@ -62,11 +62,26 @@ def gate_options(given: Mapping[str, object]) -> GateOptions:
     if record is not None and not callable(record):
         raise OptionError("turngate guardrail: record is a function given each run step, not "
                           f"{type(record).__name__}.")
-    if given.get("telemetry") is not None:
-        raise OptionError("turngate guardrail: telemetry is reserved for OpenTelemetry reporting, "
-                          "which this release does not offer; leave it out.")
     steps = given.get("steps")
-    return GateOptions(loaded, casts, rounds, str(privacy), _steps_path(steps), record)
+    return GateOptions(loaded, casts, rounds, str(privacy), _steps_path(steps), record,
+                       _telemetry(given.get("telemetry"), str(privacy)))
+
+
+def _telemetry(telemetry: object, privacy: str) -> Telemetry | None:
+    """From `config.yaml`: true (OpenTelemetry's global providers, at the run steps' `privacy`),
+    "metadata-only" or "full" (at that level), false; in Python, also a host's `Telemetry`."""
+    if telemetry is None or telemetry is False:
+        return None
+    if isinstance(telemetry, Telemetry):
+        return telemetry.for_gate("litellm")
+    if telemetry is not True and telemetry not in PRIVACY_LEVELS:
+        raise OptionError("turngate guardrail: telemetry is true, false, \"metadata-only\" or \"full\" (or, in "
+                          f"Python, a turngate Telemetry), not {telemetry!r}.")
+    level = privacy if telemetry is True else telemetry
+    try:
+        return Telemetry(privacy="full" if level == "full" else "metadata-only").for_gate("litellm")
+    except TelemetryError as error:
+        raise OptionError(f"turngate guardrail: {error}") from None
 
 
 def _steps_path(steps: object) -> Path | None:

@@ -33,7 +33,7 @@ async def gated_stream(chunks: AsyncIterator[ModelResponseStream], request: Chat
             yield chunk
     if held_from is None:
         return
-    first = chunks_round(seen, toolset)
+    first = chunks_round(seen, toolset, telemetry=options.telemetry)
     held = seen[held_from:]
     if first.fits:
         for chunk in released(held, first.verdict):
@@ -41,7 +41,7 @@ async def gated_stream(chunks: AsyncIterator[ModelResponseStream], request: Chat
         return
 
     async def ask(messages: list[dict[str, Any]], number: int) -> Round:
-        return chunks_round(await request.ask_streamed(messages, number), toolset)
+        return chunks_round(await request.ask_streamed(messages, number), toolset, telemetry=options.telemetry)
 
     outcome: Outcome = await corrected(first, request.messages, ask, options)
     if outcome.fitting is not None:

@@ -10,7 +10,7 @@ from typing import Any
 from attrs import frozen
 from litellm.types.utils import ModelResponse, ModelResponseStream
 
-from turngate import Toolset, TurnVerdict, check_turn
+from turngate import Telemetry, Toolset, TurnVerdict, check_turn
 from turngate.formats import FormatError, openai_chat
 
 #: What an assistant message keeps when it is sent back to the model: a provider's reasoning
@@ -61,9 +61,9 @@ def _count(value: object) -> int:
 
 
 def judged(message: dict[str, Any], toolset: Toolset | FormatError, tokens: Tokens,
-           payload: ModelResponse | tuple[ModelResponseStream, ...]) -> Round:
+           payload: ModelResponse | tuple[ModelResponseStream, ...], telemetry: Telemetry | None = None) -> Round:
     """The round of `message`, its whole turn checked against `toolset` (or the reason the
-    request's tools could not be read)."""
+    request's tools could not be read), and reported to `telemetry` as a turn."""
     if not message.get("tool_calls"):
         return Round(message, None, tokens, payload)
     if isinstance(toolset, FormatError):
@@ -72,7 +72,7 @@ def judged(message: dict[str, Any], toolset: Toolset | FormatError, tokens: Toke
         calls = openai_chat.calls(message)
     except FormatError as error:
         return Round(message, None, tokens, payload, f"the model's turn could not be read: {error}")
-    return Round(message, check_turn(calls, toolset), tokens, payload)
+    return Round(message, check_turn(calls, toolset, telemetry=telemetry), tokens, payload)
 
 
 def response_message(response: ModelResponse, choice: int = 0) -> dict[str, Any]:
@@ -82,11 +82,14 @@ def response_message(response: ModelResponse, choice: int = 0) -> dict[str, Any]
     return {key: data[key] for key in MESSAGE_KEYS if key in data} | {"role": "assistant"}
 
 
-def response_round(response: ModelResponse, toolset: Toolset | FormatError) -> Round:
-    return judged(response_message(response), toolset, tokens_of(getattr(response, "usage", None)), response)
+def response_round(response: ModelResponse, toolset: Toolset | FormatError,
+                   telemetry: Telemetry | None = None) -> Round:
+    return judged(response_message(response), toolset, tokens_of(getattr(response, "usage", None)), response,
+                  telemetry)
 
 
-def chunks_round(chunks: Sequence[ModelResponseStream], toolset: Toolset | FormatError, index: int = 0) -> Round:
+def chunks_round(chunks: Sequence[ModelResponseStream], toolset: Toolset | FormatError, index: int = 0,
+                 telemetry: Telemetry | None = None) -> Round:
     """The round of choice `index` of a whole stream: text and each tool call (by its
     index) put together from the deltas, as an OpenAI client puts them together."""
     text: list[str] = []
@@ -108,7 +111,7 @@ def chunks_round(chunks: Sequence[ModelResponseStream], toolset: Toolset | Forma
     message: dict[str, Any] = {"role": "assistant", "content": "".join(text) or None}
     if calls:
         message["tool_calls"] = [calls[index] for index in sorted(calls)]
-    return judged(message, toolset, tokens, tuple(chunks))
+    return judged(message, toolset, tokens, tuple(chunks), telemetry)
 
 
 def _add_delta(call: dict[str, Any], delta: Any) -> None:

@@ -1,6 +1,6 @@
 """`turngate proxy`: an MCP server behind a gate that checks every tool call's arguments.
 
-    turngate proxy [--table T] [--casts] [--steps FILE] [--privacy full|metadata-only]
+    turngate proxy [--table T] [--casts] [--steps FILE] [--privacy full|metadata-only] [--otel]
                    [--listen HOST:PORT [--allow-origin ORIGIN]...]
                    (-- COMMAND [ARGS...] | --url URL [--header 'NAME: VALUE']...)
     python -m turngate.mcp.proxy [the same]
@@ -13,7 +13,8 @@ JSON-RPC messages as the bytes they came as, both ways, and steps in at one plac
 that does not fit is answered by the proxy with a tool error result (`isError: true`)
 carrying turngate's Refused text; the server never sees it. With `--casts`, a call that
 fits only after an exact cast ("5" for an integer) is sent cast. `--steps FILE` appends a
-run step per call (JSON lines, for `turngate stats` and `turngate timeline`).
+run step per call (JSON lines, for `turngate stats` and `turngate timeline`); `--otel`
+reports each call to OpenTelemetry, set up from the `OTEL_*` variables.
 
 The modules, by concern:
 

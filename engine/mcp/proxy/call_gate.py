@@ -5,15 +5,15 @@ A call that fits goes to the server as the client sent it (cast, with `--casts`,
 fits only after an exact cast); a call that does not is answered here with a tool error
 result carrying the Refused text, as a result the model reads, not a protocol error. A call
 the gate cannot judge (no current list, a tool whose schema it does not have) goes to the
-server as it came, as ADR 246 skips what it cannot judge; its run step says it was not
-judged. A call whose id MCP does not allow (null, an object, a fraction) is one the SDKs
-read as a notification: judged as one, and never answered.
+server as it came, as ADR 246 skips what it cannot judge; its run step (and, with `--otel`,
+its telemetry) says it was not judged. A call whose id MCP does not allow (null, an object, a
+fraction) is one the SDKs read as a notification: judged as one, and never answered.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from .messages import Message, allowed_id, error_response, refusal_response, with_arguments
 from .session import Session
@@ -54,19 +54,31 @@ def call_name(message: object) -> str | None:
     return name if type(name) is str else None
 
 
-class CallGate:
-    """The decision on each `tools/call` of a session."""
+def _as_given(call_id: object) -> object:
+    return call_id
 
-    def __init__(self, session: Session, steps: StepLog | None = None):
-        self.session, self.steps = session, steps
+
+class CallGate:
+    """The decision on each `tools/call` of a session. `shown_id` gives a call's id as its
+    client sent it, where the server is sent another (the call is judged, and reported to
+    telemetry, under the client's)."""
+
+    def __init__(self, session: Session, steps: StepLog | None = None,
+                 shown_id: Callable[[object], object] = _as_given):
+        self.session, self.steps, self.shown_id = session, steps, shown_id
 
     def judge(self, request: Message, since: float | None = None) -> Ruling:
         """The ruling on a call that came at `since` (see `Session.judging`)."""
         call = as_call(request)
         if call is None:
             return Ruling(request)
+        if self.shown_id is not _as_given and allowed_id(request):
+            call["id"] = self.shown_id(call["id"])
         session = self.session
         if not session.judging(call["name"], since):
+            known = session.tools.known
+            session.core.unjudged(call["name"], known is not None and known.offers(call["name"]),
+                                  call["id"] if allowed_id(request) else None)
             self._forwarded(request, call["name"], (), judged=False)
             return Ruling(request)
         known = session.tools.known

@@ -2,7 +2,8 @@
 as `python -m turngate.mcp.proxy`; with `--listen HOST:PORT` it serves Streamable HTTP.
 
 Exit codes of the proxy itself: 2 for unusable options (an unknown table, a steps file that
-cannot be opened, a header that is not `Name: value`, no `anyio`), 127 and 126 for a server
+cannot be opened, a header that is not `Name: value`, no `anyio`, `--otel` where
+OpenTelemetry is not installed or an `OTEL_*` variable it cannot follow), 127 and 126 for a server
 command that is not found or cannot be run (each told in one sentence on stderr), 128+N
 when signal N stopped the proxy; otherwise the server's own exit code (0 in front of a
 remote server, and for `--listen` stopped by SIGINT or SIGTERM).
@@ -11,17 +12,20 @@ remote server, and for `--listen` stopped by SIGINT or SIGTERM).
 relay and everything that needs `anyio` (the `mcp` extra) is imported only when the proxy
 runs: without the extra, the other commands work, and this one says what to install. Nor
 is the judging core imported at start (see `core`): the proxy is serving in a tenth of a
-second, where the core and a table take twice that.
+second, where the core and a table take twice that. OpenTelemetry is imported only with
+`--otel`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from ...table.entries import Table
+    from ...turn.telemetry import Telemetry
 
 PROG = "turngate proxy"
 DESCRIPTION = """\
@@ -29,11 +33,12 @@ Put an MCP server behind the gate: every tool call's arguments are checked again
 schema the server listed before the server sees the call. The server is a command started
 over stdio (after --) or a remote one over Streamable HTTP (--url); the proxy serves its
 client over stdio, or over Streamable HTTP with --listen."""
-USAGE = ("%(prog)s [--table T] [--casts] [--steps FILE] [--privacy full|metadata-only] "
+USAGE = ("%(prog)s [--table T] [--casts] [--steps FILE] [--privacy full|metadata-only] [--otel] "
          "[--listen HOST:PORT [--allow-origin ORIGIN]...] (-- COMMAND [ARGS...] | --url URL [--header 'NAME: VALUE']...)")
 EPILOG = """\
 examples:
   turngate proxy --steps steps.jsonl -- python3 -m turngate.mcp.demo_server
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318 turngate proxy --otel -- uvx mcp-server-time
   turngate proxy --url https://mcp.example.com/mcp --header 'Authorization: Bearer ${TOKEN}'
   turngate proxy --listen 127.0.0.1:8808 -- uvx mcp-server-git --repository .
   turngate proxy --listen 127.0.0.1:8808 --url https://mcp.example.com/mcp"""
@@ -57,8 +62,13 @@ def add_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--casts", action="store_true",
                         help='send a call that fits only after an exact cast ("5" for an integer) cast')
     parser.add_argument("--steps", metavar="FILE", help="append a run step per call to FILE (JSON lines)")
-    parser.add_argument("--privacy", choices=PRIVACY_LEVELS, default="full",
-                        help="what the steps keep; metadata-only keeps nothing the model sent (default: full)")
+    parser.add_argument("--privacy", choices=PRIVACY_LEVELS,
+                        help="what the steps and --otel keep; metadata-only keeps nothing the model sent "
+                        "(default: full for the steps, metadata-only for --otel)")
+    parser.add_argument("--otel", action="store_true",
+                        help="report each tool call to OpenTelemetry as a turn (a span, counters), exported as the "
+                        "standard OTEL_* variables say (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME...); needs "
+                        "the otel extra")
     parser.add_argument("--url", metavar="URL", help="a remote MCP server's Streamable HTTP endpoint, instead of "
                         "a COMMAND")
     parser.add_argument("--header", metavar="'NAME: VALUE'", action="append", default=[],
@@ -116,20 +126,22 @@ def run_proxy(args: argparse.Namespace) -> int:
     except ImportError:
         say(INSTALL_MCP)
         return UNUSABLE
-    try:
-        where = _where(args)
-        core = Core(_table(args.table), args.casts)
-        steps = StepLog(_open_steps(args.steps), args.privacy) if args.steps else None
-    except _Unusable as error:
-        say(str(error))
-        return UNUSABLE
-    try:
-        return anyio.run(_serve, args, where, core, steps, backend="asyncio")
-    except ServerNotStarted as error:
-        say(str(error))
-        return error.code
-    except KeyboardInterrupt:  # before the signal handlers are in place, or a second Ctrl-C
-        return 130
+    with ExitStack() as held:
+        try:
+            where = _where(args)
+            table = _table(args.table)
+            telemetry = _telemetry(args, held)
+            steps = StepLog(_open_steps(args.steps), args.privacy or "full") if args.steps else None
+        except _Unusable as error:
+            say(str(error))
+            return UNUSABLE
+        try:
+            return anyio.run(_serve, args, where, Core(table, args.casts, telemetry), steps, backend="asyncio")
+        except ServerNotStarted as error:
+            say(str(error))
+            return error.code
+        except KeyboardInterrupt:  # before the signal handlers are in place, or a second Ctrl-C
+            return 130
 
 
 def _where(args: argparse.Namespace) -> dict[str, Any]:
@@ -173,6 +185,19 @@ def _table(option: str | None) -> Table | str | None:
     try:
         return read_table(option)
     except TableError as error:
+        raise _Unusable(str(error)) from None
+
+
+def _telemetry(args: argparse.Namespace, held: ExitStack) -> Telemetry | None:
+    """With `--otel`, OpenTelemetry set up from the `OTEL_*` variables until the run ends (what
+    is left is sent then); else None, and nothing of it imported."""
+    if not args.otel:
+        return None
+    from ...turn.otlp import otlp_telemetry
+    from ...turn.telemetry import TelemetryError
+    try:
+        return held.enter_context(otlp_telemetry(privacy=args.privacy or "metadata-only"))
+    except TelemetryError as error:
         raise _Unusable(str(error)) from None
 
 

@@ -5,6 +5,10 @@ take, so that a client waits for the server alone: the table is read and the cor
 in a thread of their own once the server is started (`warm_up`), while the client and the
 server greet each other; the first call finds them ready. A table file the user names is
 read at once, so that a mistake in it stops the proxy before any server starts.
+
+With `--otel`, each call judged is reported to OpenTelemetry as a turn of its own (gate
+"proxy"), and each call let through unjudged as an "unjudged" one; without it nothing of
+OpenTelemetry is imported.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ if TYPE_CHECKING:
     from ...table.entries import Table
     from ...turn.calls import TurnVerdict
     from ...turn.gate import Toolset
+    from ...turn.telemetry import Telemetry
 
 _PACKAGE = Path(__file__).resolve().parent.parent.parent
 #: Where the shipped tables are, as `table.loading` finds them (without importing it: it
@@ -36,10 +41,12 @@ def read_table(name: str) -> Table:
 
 
 class Core:
-    """The table calls are judged by and the functions that judge them, loaded once."""
+    """The table calls are judged by and the functions that judge them, loaded once, and
+    the telemetry each decision is reported with (None: none)."""
 
-    def __init__(self, table: Table | str | None, casts: bool):
+    def __init__(self, table: Table | str | None, casts: bool, telemetry: Telemetry | None = None):
         self.table_option, self.casts = table, casts
+        self.telemetry = None if telemetry is None else telemetry.for_gate("proxy")
         self._lock = threading.Lock()
         self._table: Table | None = None
 
@@ -77,15 +84,20 @@ class Core:
         usable = {name: schema for name, schema in schemas.items() if name not in failed and name not in errors}
         return Toolset(usable, table, casts=self.casts), failed, errors
 
-    @staticmethod
-    def check(call: dict[str, Any], toolset: Toolset) -> TurnVerdict | Exception:
-        """The verdict on one call; where a host's rule kind raised, its `RuleKindError`."""
+    def check(self, call: dict[str, Any], toolset: Toolset) -> TurnVerdict | Exception:
+        """The verdict on one call, reported as a turn; where a host's rule kind raised,
+        its `RuleKindError`."""
         from ...kinds.hosted import RuleKindError
         from ...turn.gate import check_turn
         try:
-            return check_turn([call], toolset)
+            return check_turn([call], toolset, telemetry=self.telemetry)
         except RuleKindError as error:
             return error
+
+    def unjudged(self, tool: str, offered: bool, call_id: object) -> None:
+        """Report a call sent on without being judged (see `call_gate`)."""
+        if self.telemetry is not None:
+            self.telemetry.unjudged(tool, offered, call_id)
 
     @staticmethod
     def answer(verdict: TurnVerdict) -> dict[str, Any]:

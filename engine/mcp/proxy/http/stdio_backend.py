@@ -65,8 +65,8 @@ class Backend:
         from_server, self.to_server = server_pipes(self.process)
         own = OwnRequests(self.to_server)
         steps = self.steps.sibling(self._client_id) if self.steps else None
-        self.relay = Relay(CallGate(Session(self.core, own), steps), own, self.to_server, self.deliver,
-                           tasks.start_soon)
+        gate = CallGate(Session(self.core, own), steps, self._client_id)
+        self.relay = Relay(gate, own, self.to_server, self.deliver, tasks.start_soon)
         tasks.start_soon(self._read, from_server)
 
     async def _read(self, receive: Any) -> None:
