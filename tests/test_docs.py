@@ -30,6 +30,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: Python blocks run with stand-ins elsewhere, by the names that tell them: the test that runs them.
 STAND_INS = {"client.": "tests/test_docs_formats.py", "await ": "tests/test_docs_formats.py",
              "gate(response": "tests/test_docs_formats.py", "integrations": "tests/test_integrations.py",
+             "TurnGate(": "tests/test_integrations.py",
              # docs/telemetry.md: lines of examples/telemetry_otlp.py, run against an OTLP receiver.
              "telemetry": "tests/test_otlp.py"}
 _BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
