@@ -25,20 +25,25 @@ import dataclasses
 import inspect
 from typing import Any, AsyncIterator, Callable
 
-from agents import (
-    Agent,
-    FunctionTool,
-    Model,
-    ModelProvider,
-    ModelResponse,
-    RunConfig,
-    ToolErrorFormatterArgs,
-    ToolExecutionConfig,
-    ToolGuardrailFunctionOutput,
-    ToolInputGuardrail,
-    ToolInputGuardrailData,
-)
 from turngate import Call, CallAnswer, RunStep, Table, Toolset, check_turn, refused_steps
+from turngate.extras import missing_extra
+
+try:
+    from agents import (
+        Agent,
+        FunctionTool,
+        Model,
+        ModelProvider,
+        ModelResponse,
+        RunConfig,
+        ToolErrorFormatterArgs,
+        ToolExecutionConfig,
+        ToolGuardrailFunctionOutput,
+        ToolInputGuardrail,
+        ToolInputGuardrailData,
+    )
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("openai-agents", __name__, error) from error
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]
