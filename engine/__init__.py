@@ -18,6 +18,9 @@ from .turn.gate import Toolset, check_turn
 from .turn.loop import Loop, Tool
 from .turn.steps import RunStep, dump_steps, load_steps, refused_steps
 
+#: The release; pyproject.toml reads it from here.
+__version__ = "0.1.0"
+
 __all__ = [
     "Loop",
     "RunStep",
