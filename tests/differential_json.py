@@ -57,40 +57,65 @@ def strict_loads(text: str) -> object:
 
 def holds_no_nan(value: object) -> bool:
     """Whether a decoded value holds no NaN or infinity anywhere (keys included)."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, dict):
-        return all(holds_no_nan(key) and holds_no_nan(item) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return all(map(holds_no_nan, value))
+    waiting = [value]
+    while waiting:
+        value = waiting.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
+        if isinstance(value, dict):
+            waiting.extend(value)
+            waiting.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            waiting.extend(value)
     return True
 
 
 def same_json(one: object, other: object) -> bool:
     """Equal as JSON text is, but for the order of keys: 1 is not true, 5 is not 5.0, -0.0
-    is not 0.0; integers of any size compared as numbers."""
-    if isinstance(one, dict) and isinstance(other, dict):
-        return one.keys() == other.keys() and all(same_json(one[key], other[key]) for key in one)
-    if isinstance(one, (list, tuple)) and isinstance(other, (list, tuple)):
-        return len(one) == len(other) and all(map(same_json, one, other))
-    if isinstance(one, (dict, list, tuple)) or isinstance(other, (dict, list, tuple)):
-        return False
-    if isinstance(one, float) and isinstance(other, float):
-        return repr(one) == repr(other)
-    return type(one) is type(other) and one == other
+    is not 0.0; integers of any size compared as numbers. (Compared without recursion, as
+    each of these helpers walks: a fuzzed value may be nested deeper than the stack.)"""
+    waiting = [(one, other)]
+    while waiting:
+        one, other = waiting.pop()
+        if isinstance(one, dict) and isinstance(other, dict):
+            if one.keys() != other.keys():
+                return False
+            waiting.extend((one[key], other[key]) for key in one)
+        elif isinstance(one, (list, tuple)) and isinstance(other, (list, tuple)):
+            if len(one) != len(other):
+                return False
+            waiting.extend(zip(one, other))
+        elif isinstance(one, (dict, list, tuple)) or isinstance(other, (dict, list, tuple)):
+            return False
+        elif isinstance(one, float) and isinstance(other, float):
+            if repr(one) != repr(other):
+                return False
+        elif not (type(one) is type(other) and one == other):
+            return False
+    return True
 
 
 def same_data(one: object, other: object) -> bool:
     """Equal as Python data, types and key order included: what a host gave, unchanged."""
-    if type(one) is not type(other):
-        return False
-    if isinstance(one, dict):
-        return list(one) == list(other) and all(same_data(one[key], other[key]) for key in one)  # type: ignore[index]
-    if isinstance(one, (list, tuple)):
-        return len(one) == len(other) and all(map(same_data, one, other))  # type: ignore[arg-type]
-    if isinstance(one, float):
-        return repr(one) == repr(other)
-    return one == other
+    waiting = [(one, other)]
+    while waiting:
+        one, other = waiting.pop()
+        if type(one) is not type(other):
+            return False
+        if isinstance(one, dict):
+            if list(one) != list(other):  # type: ignore[call-overload]
+                return False
+            waiting.extend((one[key], other[key]) for key in one)  # type: ignore[index]
+        elif isinstance(one, (list, tuple)):
+            if len(one) != len(other):  # type: ignore[arg-type]
+                return False
+            waiting.extend(zip(one, other))  # type: ignore[call-overload]
+        elif isinstance(one, float):
+            if repr(one) != repr(other):
+                return False
+        elif one != other:
+            return False
+    return True
 
 
 def unshared(value: object) -> object:
@@ -108,11 +133,20 @@ def unshared(value: object) -> object:
 
 
 def json_clean(value: object) -> bool:
-    """Whether a value is plain JSON data: text keys, lists, finite numbers, no other types."""
-    if isinstance(value, dict):
-        return all(isinstance(key, str) and json_clean(item) for key, item in value.items())
-    if isinstance(value, list):
-        return all(map(json_clean, value))
-    if isinstance(value, float):
-        return math.isfinite(value)
-    return value is None or isinstance(value, (str, int, bool))
+    """Whether a value is plain JSON data: text keys, lists, finite numbers, no other types.
+    Walked without recursion: a fuzzed value may be nested deeper than the interpreter's stack."""
+    waiting = [value]
+    while waiting:
+        value = waiting.pop()
+        if isinstance(value, dict):
+            if not all(isinstance(key, str) for key in value):
+                return False
+            waiting.extend(value.values())
+        elif isinstance(value, list):
+            waiting.extend(value)
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return False
+        elif not (value is None or isinstance(value, (str, int, bool))):
+            return False
+    return True
