@@ -181,3 +181,18 @@ def test_steps_holding_a_lone_surrogate_are_written_to_a_utf8_file_and_read_back
     text = (tmp_path / "steps.jsonl").read_text(encoding="utf-8")
     assert "\\udfff" in text and ("\\ud800" in text) == (privacy == "full")  # the id is kept in full only
     assert turngate.load_steps(text.splitlines()) == (list(steps), [])
+
+
+def test_json_text_is_read_to_a_fixed_depth_and_brackets_in_text_do_not_count():
+    """How deep Python's own reader goes depends on its version: turngate reads JSON text up
+    to MOST_NESTING levels on every Python, and counts only brackets outside strings."""
+    import json
+
+    from turngate.values.decoding import MOST_NESTING, decode_json
+
+    deepest = '{"a":' * MOST_NESTING + "1" + "}" * MOST_NESTING
+    assert json.dumps(decode_json(deepest)) == deepest.replace(":", ": ")
+    with pytest.raises(json.JSONDecodeError, match="Nested too deeply"):
+        decode_json("[" + deepest + "]")
+    in_text = '["' + "[{" * 2000 + '", "\\"' + "{" * 600 + '"]'
+    assert decode_json(in_text) == ["[{" * 2000, '"' + "{" * 600]

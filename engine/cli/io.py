@@ -16,7 +16,7 @@ import os
 import sys
 from typing import BinaryIO, Iterator
 
-from ..values.decoding import decode_json
+from ..values.decoding import NESTED_TOO_DEEPLY, decode_json
 from ..values.encoding import encode_json
 from ..values.kinds import kind_of
 
@@ -120,6 +120,8 @@ def parse_json(text: str, source: str) -> object:
     try:
         return decode_json(text)
     except json.JSONDecodeError as error:
+        if error.msg == NESTED_TOO_DEEPLY:
+            raise InputError(f"{source} nests too deeply to be read as JSON.") from None
         where = f"line {error.lineno}, column {error.colno}" if "\n" in text else f"column {error.colno}"
         raise InputError(f"{source} is not valid JSON: {error.msg[:1].lower() + error.msg[1:]} at {where}.") from None
     except RecursionError:
