@@ -42,7 +42,7 @@ def test_without_the_mcp_extra_the_demo_says_to_install_it_and_exits_2():
     done = python(["-c", WITHOUT_MCP + "from turngate.cli import main; sys.exit(main(['demo']))"])
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"turngate: {INSTALL_MCP}\n"
-    assert INSTALL_MCP == ("the demo needs the MCP SDK; install it with: python3 -m pip install 'mcp>=2.3,<3' "
+    assert INSTALL_MCP == ("the demo needs the MCP SDK; install it with: python3 -m pip install 'turngate[mcp]' "
                            "(in a checkout of turngate: python3 -m pip install -e '.[mcp]').")
 
 

@@ -152,7 +152,7 @@ def test_without_anyio_the_proxy_says_how_to_install_it(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "anyio", None)  # what an import of a missing module raises
     assert proxy.main(["--", "mcp-server-time"]) == 2
     assert capsys.readouterr().err == ("turngate proxy: the proxy needs anyio (part of the MCP SDK); install it "
-                                       "with: python3 -m pip install 'mcp>=2.3,<3' (in a checkout of turngate: "
+                                       "with: python3 -m pip install 'turngate[mcp]' (in a checkout of turngate: "
                                        "python3 -m pip install -e '.[mcp]').\n")
 
 

@@ -18,7 +18,7 @@ from .io import FITS, InputError, read_json_file, write_line
 from .turn_file import answer_lines, call_line, shown
 
 DEMO_TURN_FILE = Path(__file__).resolve().parent.parent / "mcp" / "demo_turn.json"
-INSTALL_MCP = ("the demo needs the MCP SDK; install it with: python3 -m pip install 'mcp>=2.3,<3' "
+INSTALL_MCP = ("the demo needs the MCP SDK; install it with: python3 -m pip install 'turngate[mcp]' "
                "(in a checkout of turngate: python3 -m pip install -e '.[mcp]').")
 
 

@@ -44,7 +44,7 @@ examples:
   turngate proxy --listen 127.0.0.1:8808 --url https://mcp.example.com/mcp"""
 UNUSABLE = 2
 INTERNAL_ERROR = 70  # as `turngate` itself: a bug to report
-INSTALL_MCP = ("the proxy needs anyio (part of the MCP SDK); install it with: python3 -m pip install 'mcp>=2.3,<3' "
+INSTALL_MCP = ("the proxy needs anyio (part of the MCP SDK); install it with: python3 -m pip install 'turngate[mcp]' "
                "(in a checkout of turngate: python3 -m pip install -e '.[mcp]').")
 NO_SERVER = ("give the server to put behind the gate: -- COMMAND [ARGS...] (a server over stdio) or --url URL "
              "(one over Streamable HTTP).")
