@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..kinds.ref import RefRule
 from ..kinds.registry import RULE_KINDS, SHIPPED_KINDS
 from ..kinds.verdict import Mismatch, new_tuple
 from ..table.entries import Table, TypeEntry
@@ -32,6 +33,10 @@ class CompiledTable:
         self.depth, self.cap = limits["depth"], limits["mismatches"]
         self.plain_leaf_keys = _plain_leaf_keys(table, self.skip_keywords)
         self.rule_kinds = tuple((RULE_KINDS[entry.kind], entry.stops) for entry in table.rules)
+        #: The keywords a plain reference may have (a `$ref` and annotations): judged as its
+        #: target is, so compiled as a link to it; None where the table does not resolve them.
+        self.plain_ref_keys = None if self.plain_leaf_keys is None or "$ref" in self.skip_keywords \
+            or not any(kind is RefRule for kind, _ in self.rule_kinds) else ANNOTATIONS - self.skip_keywords | {"$ref"}
         self.kind_rules: dict[tuple[str, ...], Any] = {}
         self.plain_leaves: dict[tuple, Any] = {}
         self.mismatch_list_class: type | None = None
