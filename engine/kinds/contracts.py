@@ -46,6 +46,9 @@ class SchemaContext(Protocol):
     def types_of(self, schema: object) -> tuple[str, ...]:
         """The declared types of a plain union branch (or what its `$ref` leads to)."""
 
+    def target_of(self, schema: object) -> object:
+        """The schema a union branch is, its `$ref`s followed (None where they lead nowhere)."""
+
     def natives_of(self, schema: object) -> frozenset[str]:
         """The base kinds a union branch's declared types are made for."""
 
