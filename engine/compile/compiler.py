@@ -17,7 +17,7 @@ from ..values.kinds import BASE_KINDS, base_kind
 from .casting import Casting
 from .compiled_table import CompiledTable, compiled_table
 from .drafts import Draft, draft_of
-from .exact import casts_below, exact_judge
+from .exact import casts_below, exact_judge, judges_made_once
 from .links import Link, Placed
 from .node import Node
 from .reading import declared_types, skip_reason
@@ -283,4 +283,7 @@ def compile_node(schema: object, table: Table, visits: list | None = None, for_c
     each schema node visited (its pointer) with why it was skipped, or None. A tree
     compiled `for_casts` keeps the typed nodes that judge nothing, since they still cast."""
     compilation = Compilation(schema, compiled_table(table), visits, for_casts)
-    return compilation.compile(root_scope(schema, compilation.draft))
+    if not for_casts:
+        return compilation.compile(root_scope(schema, compilation.draft))
+    with judges_made_once():
+        return compilation.compile(root_scope(schema, compilation.draft))

@@ -11,7 +11,9 @@ define are annotations, as they are to python-jsonschema; `format` is one too.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable, Iterator
 
 from ..values.kinds import Unjudged, canonical_form
 from .drafts import ANY_DRAFT, DRAFT_03, DRAFT_04, Draft, switches_draft
@@ -51,8 +53,34 @@ def casts_below(schema: dict) -> bool:
     return all(keyword in _BLIND_TO_MEMBERS for keyword in judged)
 
 
+#: The judges made so far while one schema is compiled (see `judges_made_once`), by schema
+#: node and depth: each node's judge holds its children's, so without it every node would
+#: make again the judges of everything below it.
+_MADE: ContextVar[dict | None] = ContextVar("judges_made", default=None)
+
+
+@contextmanager
+def judges_made_once() -> Iterator[None]:
+    """Within it (one schema's compiling), each node's judge is made once."""
+    token = _MADE.set({})
+    try:
+        yield
+    finally:
+        _MADE.reset(token)
+
+
 def exact_judge(schema: object, draft: Draft, depth: int = 0) -> Judge:
     """The judge of a schema node (and everything below it)."""
+    made = _MADE.get()
+    if made is None:
+        return _exact_judge(schema, draft, depth)
+    key = (id(schema), depth)
+    if key not in made:
+        made[key] = _exact_judge(schema, draft, depth)
+    return made[key]
+
+
+def _exact_judge(schema: object, draft: Draft, depth: int) -> Judge:
     if schema is True:
         return _valid
     if schema is False:

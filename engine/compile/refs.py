@@ -37,7 +37,7 @@ class RefScope:
     base URI); `lookup(reference)` the node a reference leads to, with its own scope.
     """
 
-    __slots__ = ("draft", "document", "_parent", "_subschema", "_resolvers", "_looked_up", "_by_base")
+    __slots__ = ("draft", "document", "_parent", "_subschema", "_resolvers", "_looked_up", "_by_base", "_bases")
 
     def __init__(self, draft: Draft, document: object, parent: RefScope | None = None,
                  subschema: object = None, resolvers: object = _UNMADE, by_base: dict | None = None):
@@ -45,6 +45,7 @@ class RefScope:
         self._parent, self._subschema = parent, subschema
         self._resolvers = resolvers
         self._looked_up: dict[str, tuple[object, RefScope] | None] = {}
+        self._bases: dict[str, list | None] = {}  # per resource named, where its pointers are read
         # One scope per base URI: a reference met again from the same base is looked up once.
         self._by_base: dict[tuple, RefScope] = {} if by_base is None else by_base
 
@@ -66,10 +67,12 @@ class RefScope:
         resolvers = self._made()
         if resolvers is None:
             return None
+        head, hashed, fragment = reference.partition("#")
         try:
-            walks: dict = {}
-            found = [_lookup(resolver, spec, reference, self.document, walks)
-                     for resolver, spec in zip(resolvers, self.draft.specifications)]
+            if hashed and fragment.startswith("/"):
+                found = self._walked(head, fragment)
+            else:
+                found = [resolver.lookup(reference) for resolver in resolvers]
         except Exception:  # referencing raises several kinds for a reference that leads nowhere
             return None
         contents = found[0].contents
@@ -82,6 +85,24 @@ class RefScope:
         if base not in self._by_base:
             self._by_base[base] = RefScope(self.draft, self.document, resolvers=resolvers, by_base=self._by_base)
         return contents, self._by_base[base]
+
+    def _walked(self, head: str, fragment: str) -> list:
+        """A JSON pointer read in the resource `head` names, by each draft that must agree
+        (see `pointers`); walked once where they read it in the same resource."""
+        if head not in self._bases:
+            self._bases[head] = None  # until found: a resource that cannot be is looked up once
+            self._bases[head] = [_resource(resolver, spec, head, self.document)
+                                 for resolver, spec in zip(self._made(), self.draft.specifications)]  # type: ignore[arg-type]
+        bases = self._bases[head]
+        if bases is None:
+            raise LookupError(head)
+        walks: dict[int, Walked] = {}
+        found = []
+        for contents, resolver, specification in bases:
+            if id(contents) not in walks:
+                walks[id(contents)] = Walked(contents, fragment)
+            found.append(resolved(walks[id(contents)], resolver, specification))
+        return found
 
     def _made(self) -> tuple | None:
         if self._resolvers is _UNMADE:
@@ -122,19 +143,13 @@ def _root_resolver(specification: Specification, document: object, named: bool):
     return Registry().with_resource(uri, crawled).crawl().resolver(base_uri=uri)
 
 
-def _lookup(resolver, specification: Specification, reference: str, document: object, walks: dict):
-    """`resolver.lookup(reference)`, with a JSON pointer fragment walked by `pointers`: once
-    for every draft that must agree, where they read it in the same resource."""
-    head, hashed, fragment = reference.partition("#")
-    if not hashed or not fragment.startswith("/"):
-        return resolver.lookup(reference)
-    base = resolver.lookup(head + "#")  # the resource the pointer is read in, and its base URI
-    contents = base.contents
-    if contents is not document:  # an embedded resource is read by its own `$schema`, if any
-        specification = specification.detect(contents)
-    if id(contents) not in walks:
-        walks[id(contents)] = Walked(contents, fragment)
-    return resolved(walks[id(contents)], base.resolver, specification)
+def _resource(resolver, specification: Specification, head: str, document: object) -> tuple:
+    """The resource a pointer's reference names (`head`, before the `#`): its contents, its
+    resolver, and the draft it is read by (an embedded resource, by its own `$schema`)."""
+    base = resolver.lookup(head + "#")
+    if base.contents is not document:
+        specification = specification.detect(base.contents)
+    return base.contents, base.resolver, specification
 
 
 def root_scope(document: object, draft: Draft) -> RefScope:

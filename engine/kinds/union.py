@@ -9,6 +9,7 @@ searched, so a union of a thousand branches checks a value in the time of one.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import ClassVar
 
 from attrs import field, frozen
@@ -17,10 +18,11 @@ from ..values.kinds import BASE_KINDS, JSON_SCHEMA_KINDS, kind_of
 from .contracts import CompiledNode, SchemaContext
 from .kind import KindRule
 
-#: A value no branch holds is cast by trying branches in order, at most this many; and a
-#: `oneOf` cast is made only where at most this many other branches could hold the cast
-#: value (each must be asked whether it does). Past these a value is left as sent.
-CAST_TRIES = 16
+#: A value no branch holds is cast by trying branches in order, at most this many (a node
+#: that several equal branches share is tried once); and a `oneOf` cast is made only where at
+#: most this many other branches could hold the cast value (each must be asked whether it
+#: does). Past these a value is left as sent.
+CAST_TRIES = 8
 #: Drafts that define `const` (a discriminator may be one there).
 _CONST_DRAFTS = frozenset({"draft-06", "draft-07", "2019-09", "2020-12"})
 
@@ -43,12 +45,13 @@ class Discriminator:
         if len(targets) < 2:
             return None
         fixed = [_literals(target, context.draft.name in _CONST_DRAFTS) for target in targets]
-        for name in fixed[0]:
-            literals = [each.get(name) for each in fixed]
-            if None not in literals:
-                chosen = {text: node for text, node in zip(literals, nodes) if literals.count(text) == 1}
-                return cls(name, chosen) if chosen else None
-        return None
+        shared = set(fixed[0]).intersection(*fixed[1:])
+        name = next((name for name in fixed[0] if name in shared), None)
+        if name is None:
+            return None
+        literals = Counter(each[name] for each in fixed)
+        chosen = {each[name]: node for each, node in zip(fixed, nodes) if literals[each[name]] == 1}
+        return cls(name, chosen) if chosen else None
 
 
 def _literals(schema: object, const: bool) -> dict[str, str]:
@@ -81,8 +84,11 @@ class Union:
     discriminator: Discriminator | None = None
     by_kind: dict = field(init=False, eq=False, repr=False)  # kind -> the nodes made for it
     json_holders: dict = field(init=False, eq=False, repr=False)  # kind -> indexes of branches
+    cast_order: tuple[int, ...] = field(init=False, eq=False, repr=False)  # the branches a cast tries
 
     def __attrs_post_init__(self) -> None:
+        first = {id(node): index for index, (_, node) in reversed(list(enumerate(self.branches)))}
+        object.__setattr__(self, "cast_order", tuple(sorted(first.values()))[:CAST_TRIES])
         object.__setattr__(self, "by_kind", {kind: tuple(node for natives, node in self.branches if kind in natives)
                                              for kind in BASE_KINDS})
         kinds = self.json_kinds or (frozenset(BASE_KINDS),) * len(self.branches)
@@ -114,11 +120,12 @@ class Union:
     def cast(self, value: object, caster) -> object:
         """A value one branch can hold is cast by that branch. One no branch can hold is cast
         by the first branch whose cast it then fits exactly (for `oneOf`, that branch alone),
-        of the first `CAST_TRIES`."""
+        of the first `CAST_TRIES` (see `cast_order`)."""
         holders = self.holders(value)
         if holders:
             return holders[0].cast(value, caster) if len(holders) == 1 else value
-        for index, (_, branch) in enumerate(self.branches[:CAST_TRIES]):
+        for index in self.cast_order:
+            branch = self.branches[index][1]
             probe = caster.probe()
             cast = branch.cast(value, probe)
             if cast is not value and self._holds_only(index, cast):
