@@ -12,6 +12,7 @@ from ..kinds.registry import RULE_KINDS, SHIPPED_KINDS
 from ..kinds.verdict import Mismatch, new_tuple
 from ..table.entries import Table, TypeEntry
 from ..table.wording import TableWords, host_facts
+from ..values.kinds import base_kind
 from .reading import ANNOTATIONS
 
 
@@ -40,9 +41,19 @@ class CompiledTable:
         self.kind_rules: dict[tuple[str, ...], Any] = {}
         self.plain_leaves: dict[tuple, Any] = {}
         self.mismatch_list_class: type | None = None
+        self._type_facts: dict[tuple[str, ...] | None, tuple] = {}
         # A code a host's rule kind declares facts for is worded at every check: the host's
         # words might read more than the engine knows to be fixed.
         self._hosted_codes = frozenset(entry.code for entry in table.messages if host_facts(entry.code))
+
+    def type_facts(self, types: tuple[str, ...] | None) -> tuple:
+        """For a node's declared types: the same types (one tuple per table and types, so
+        that compiled nodes share it), the kinds they admit (None: every kind, or a type
+        the table does not know), and whether an object, and a list, can be judged there."""
+        facts = self._type_facts.get(types)
+        if facts is None:
+            facts = self._type_facts[types] = _type_facts(types, self.type_by_name)
+        return facts
 
     def word(self, path: tuple, code: str, facts: dict) -> Mismatch | None:
         """A finding worded when the schema is compiled (see `kinds`' `root_collect`); None
@@ -50,6 +61,14 @@ class CompiledTable:
         if code in self._hosted_codes:
             return None
         return new_tuple(Mismatch, (path, code, self.words.wording(code).decided(facts, path)))
+
+
+def _type_facts(types: tuple[str, ...] | None, type_by_name: dict[str, TypeEntry]) -> tuple:
+    known = [type_by_name.get(name) for name in types or ()]
+    admitted = None if not types or None in known else frozenset(
+        kind for entry in known for kind in entry.admits)  # type: ignore[union-attr]
+    natives = None if not types else {base_kind(entry.native) for entry in known if entry is not None}
+    return types, admitted, natives is None or "object" in natives, natives is None or "list" in natives
 
 
 def _plain_leaf_keys(table: Table, skip_keywords: frozenset[str]) -> frozenset[str] | None:

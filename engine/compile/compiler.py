@@ -198,13 +198,7 @@ class NodeContext:
         self.node, self.compilation, self.depth = node, compilation, depth
         self.pointer, self.scope, self.draft = pointer, scope, compilation.draft
         self.table = table = compilation.table
-        self.types = declared_types(node)
-        known = [table.type_by_name.get(name) for name in self.types or ()]
-        self.admitted_kinds = None if not self.types or None in known else frozenset(
-            kind for entry in known for kind in entry.admits)  # type: ignore[union-attr]
-        natives = None if not self.types else {base_kind(e.native) for e in known if e is not None}
-        self.judges_objects = natives is None or "object" in natives
-        self.judges_lists = natives is None or "list" in natives
+        self.types, self.admitted_kinds, self.judges_objects, self.judges_lists = table.type_facts(declared_types(node))
 
     def trivial(self, node: Node) -> bool:
         """Whether a compiled child can be left out: when checking, if it judges nothing;
