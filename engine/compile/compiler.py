@@ -211,7 +211,8 @@ class NodeContext:
         if type(schema) is dict and compilation.judged_plain_leaf(schema, depth):
             # Shared by every schema, a plain leaf keeps no pointer of its own: none is built.
             return compilation.plain_leaf(schema, depth, self.pointer, self.scope)
-        pointer = self.pointer + "".join("/" + _step(key) for key in keys)
+        # Only coverage reads where a node sits: compiling to check builds no pointer.
+        pointer = "" if compilation.visits is None else self.pointer + "".join("/" + _step(key) for key in keys)
         return compilation.node(schema, depth, pointer, self.scope.within(schema))
 
     @staticmethod
