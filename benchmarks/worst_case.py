@@ -8,8 +8,8 @@ each with a target of at most 100 ms.
 Each input is made as JSON text would make it (every object its own), from the families of
 issue 20 (references to the root, long pointers, unions checked and cast) and those of the
 rounds before (`tests/test_promises.py`, `tests/test_hostile.py`, `SECURITY.md`). Times: the
-CPU time of the process (`time.process_time`), the best of five runs of each step, the
-garbage collector on (compiling makes garbage as a host's process would collect it). CPU
+CPU time of the process (`time.process_time`) of the fastest of five runs, each compiling
+afresh and then checking once, the garbage collector on (compiling makes garbage as a host's process would collect it). CPU
 time, not the wall clock: on a machine other processes load, the wall clock counts their
 turns too; the work itself runs in one thread, so on an idle machine the two agree. The
 tests count the work of each family (`tests/test_bounded.py`); only this benchmark times
@@ -23,7 +23,7 @@ import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Iterator
 
 import turngate
 
@@ -130,10 +130,9 @@ def _unions() -> list[Family]:
                {"type": "array", "items": {"anyOf": [{"type": "integer"}] * 4700 + [
                    {"type": "object", "properties": {"a": {"type": "integer"}}}]}},
                [{"a": i} for i in range(8000)]),
-        Family("union, cast", "`oneOf` of 2,800 distinct boolean branches, then an integer; 2,000 \"5\" cast",
-               {"type": "array", "items": {"oneOf": [{"type": "boolean", "enum": [i % 2 == 0]} for i in range(2800)]
-                                           + [{"type": "integer"}]}},
-               ["5"] * 2000, "cast"),
+        Family("union, cast", "`oneOf` of 2,700 distinct integer branches (an `enum` each); 2,000 texts cast",
+               {"type": "array", "items": {"oneOf": [{"type": "integer", "enum": [i]} for i in range(2700)]}},
+               [str(i) for i in range(2000)], "cast"),
         Family("discriminated union", "`oneOf` of 1,100 object branches told apart by a `const`; 2,000 objects",
                {"$schema": DRAFT_2020_12, "type": "array", "items": {"oneOf": pets}},
                [{"kind": f"k{i % 1100}", "v": "x"} for i in range(2000)]),
@@ -183,28 +182,26 @@ def families() -> list[Family]:
     return [Family(f.name, f.what, as_json(f.schema), as_json(f.sent), f.how) for f in made]
 
 
-def best_ms(operation: Callable[[], object], repeats: int = REPEATS) -> float:
-    """The CPU time of the fastest of `repeats` runs, in ms (see the module)."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.process_time()
-        operation()
-        best = min(best, time.process_time() - start)
-    return best * 1000
-
-
 def measure(family: Family, table_name: str) -> dict:
-    """Compile and check (or cast, or answer the turn) times of one family under one table."""
+    """Compile and check (or cast, or answer the turn) times of one family under one table:
+    each run compiles afresh and checks once, so nothing made when first needed escapes the
+    count; the fastest run's two steps."""
     table = turngate.load_table(table_name)
     casts = family.how == "cast"
-    if family.how == "turn":
-        compile_ms = best_ms(lambda: turngate.Toolset({"t": family.schema}, table, cache=turngate.SchemaCache()))
-        toolset = turngate.Toolset({"t": family.schema}, table)
-        check_ms = best_ms(lambda: turngate.check_turn(family.sent, toolset))
-    else:
-        compile_ms = best_ms(lambda: turngate.compile_schema(family.schema, table, casts=casts))
-        compiled = turngate.compile_schema(family.schema, table, casts=casts)
-        check_ms = best_ms(lambda: compiled.cast(family.sent) if casts else compiled.check(family.sent))
+    best: tuple[float, float] | None = None
+    for _ in range(REPEATS):
+        start = time.process_time()
+        if family.how == "turn":
+            toolset = turngate.Toolset({"t": family.schema}, table, cache=turngate.SchemaCache())
+            compiled_at = time.process_time()
+            turngate.check_turn(family.sent, toolset)
+        else:
+            compiled = turngate.compile_schema(family.schema, table, casts=casts)
+            compiled_at = time.process_time()
+            compiled.cast(family.sent) if casts else compiled.check(family.sent)
+        run = (compiled_at - start, time.process_time() - compiled_at)
+        best = run if best is None or sum(run) < sum(best) else best
+    compile_ms, check_ms = best[0] * 1000, best[1] * 1000  # type: ignore[index]
     return {"family": family.name, "table": table_name, "compile_ms": compile_ms, "check_ms": check_ms,
             "met": compile_ms + check_ms <= TARGET_MS}
 
@@ -221,8 +218,8 @@ def measure_all(chosen: list[str] | None = None) -> list[dict]:
 
 
 def worst_case_lines(rows: list[dict]) -> list[str]:
-    lines = [f"Each input's compile and its check (cast, turn) under each table: CPU time, the best of {REPEATS} "
-             f"runs; target: both together at most {TARGET_MS:g} ms.", "",
+    lines = [f"Each input compiled afresh and checked (cast, turn) once under each table: CPU time of the fastest "
+             f"of {REPEATS} runs; target: both together at most {TARGET_MS:g} ms.", "",
              "| family | input | schema KB | sent KB | table | compile ms | check ms | total ms | target |",
              "|---|---|---:|---:|---|---:|---:|---:|---|"]
     for row in rows:

@@ -13,7 +13,7 @@ from ..kinds.verdict import Mismatch, new_tuple
 from ..table.entries import Table, TypeEntry
 from ..table.wording import TableWords, host_facts
 from ..values.kinds import base_kind
-from .reading import ANNOTATIONS
+from .reading import ANNOTATIONS, TRIGGER_KEYWORDS, UNION_BREAKERS
 
 
 class CompiledTable:
@@ -30,8 +30,13 @@ class CompiledTable:
         self.type_names = frozenset(self.type_by_name)
         self.skip_keywords = table.skip_keywords
         self.skips = tuple((entry.trigger, entry.argument) for entry in table.skips)
+        #: The triggers that read more than a keyword, in order, each with the keywords it needs.
+        self.trigger_skips = tuple((trigger, TRIGGER_KEYWORDS[trigger]) for trigger, _ in self.skips
+                                   if trigger != "keyword")
         limits = table.limit
         self.depth, self.cap = limits["depth"], limits["mismatches"]
+        #: Keywords that make a union branch more than a plain typed node, here.
+        self.union_breakers = frozenset(UNION_BREAKERS) | self.skip_keywords
         self.plain_leaf_keys = _plain_leaf_keys(table, self.skip_keywords)
         self.rule_kinds = tuple((RULE_KINDS[entry.kind], entry.stops) for entry in table.rules)
         #: The keywords a plain reference may have (a `$ref` and annotations): judged as its
@@ -42,6 +47,7 @@ class CompiledTable:
         self.plain_leaves: dict[tuple, Any] = {}
         self.mismatch_list_class: type | None = None
         self._type_facts: dict[tuple[str, ...] | None, tuple] = {}
+        self._natives: dict[tuple[str, ...], frozenset[str]] = {}
         # A code a host's rule kind declares facts for is worded at every check: the host's
         # words might read more than the engine knows to be fixed.
         self._hosted_codes = frozenset(entry.code for entry in table.messages if host_facts(entry.code))
@@ -54,6 +60,13 @@ class CompiledTable:
         if facts is None:
             facts = self._type_facts[types] = _type_facts(types, self.type_by_name)
         return facts
+
+    def natives(self, types: tuple[str, ...]) -> frozenset[str]:
+        """The base kinds the types (all declared by the table) are made for."""
+        found = self._natives.get(types)
+        if found is None:
+            found = self._natives[types] = frozenset(base_kind(self.type_by_name[name].native) for name in types)
+        return found
 
     def word(self, path: tuple, code: str, facts: dict) -> Mismatch | None:
         """A finding worded when the schema is compiled (see `kinds`' `root_collect`); None

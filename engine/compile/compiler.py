@@ -13,7 +13,7 @@ import heapq
 import itertools
 
 from ..table.entries import Table
-from ..values.kinds import BASE_KINDS, base_kind
+from ..values.kinds import BASE_KINDS
 from .casting import Casting
 from .compiled_table import CompiledTable, compiled_table
 from .drafts import Draft, draft_of
@@ -185,6 +185,9 @@ class Compilation:
         return self.pointers.get(id(schema), "#")
 
 
+_NOTHING = Node()
+
+
 def _step(key: object) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
@@ -192,6 +195,8 @@ def _step(key: object) -> str:
 class NodeContext:
     """What a rule kind may ask about the schema node it compiles from."""
 
+    __slots__ = ("node", "compilation", "depth", "pointer", "scope", "draft", "table", "types", "admitted_kinds",
+                 "judges_objects", "judges_lists")
     all_kinds = frozenset(BASE_KINDS)
 
     def __init__(self, node: dict, compilation: Compilation, depth: int, pointer: str, scope: RefScope):
@@ -218,7 +223,16 @@ class NodeContext:
     @staticmethod
     def judging_nothing() -> Node:
         """A node that judges nothing, for a place no rule can judge."""
-        return Node()
+        return _NOTHING
+
+    def unused(self, schema: object, *keys: object) -> Node | Link:
+        """A node for a subschema no value will be judged or cast by: compiled only where
+        coverage counts what is reached."""
+        return _NOTHING if self.compilation.visits is None else self.child(schema, *keys)
+
+    @property
+    def casts(self) -> bool:
+        return self.compilation.for_casts
 
     def referenced(self) -> Node | Link | None:
         """The compiled target of this node's `$ref`, reached at this node's depth."""
@@ -231,7 +245,10 @@ class NodeContext:
         """The declared types of a (plain, possibly referenced) union branch."""
         found = self.compilation.followed(schema, self.scope.within(schema))
         types = declared_types(found[0]) if found and isinstance(found[0], dict) else None
-        return tuple(name for name in types or () if name in self.table.type_by_name)
+        known = self.table.type_names
+        if not types or known.issuperset(types):
+            return types or ()
+        return tuple(name for name in types if name in known)
 
     def target_of(self, schema: object) -> object:
         """The schema a union branch is, its `$ref`s followed (None where they lead nowhere)."""
@@ -240,7 +257,7 @@ class NodeContext:
 
     def natives_of(self, schema: object) -> frozenset[str]:
         """The base kinds a union branch's declared types are made for."""
-        return frozenset(base_kind(self.table.type_by_name[name].native) for name in self.types_of(schema))
+        return self.table.natives(self.types_of(schema))
 
     def property_null_facts(self, name: str) -> tuple[bool, tuple[str, ...]]:
         """Whether the property schema refuses null for a required argument, and its types.

@@ -36,7 +36,9 @@ class Node:
     _walk: Collect | None = field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "fits", all_of(tuple(rule.fits for rule, _ in self.entries)))
+        entries = self.entries
+        object.__setattr__(self, "fits", entries[0][0].fits if len(entries) == 1 else
+                           all_of(tuple([rule.fits for rule, _ in entries])))
 
     @property
     def collect(self) -> Collect:

@@ -18,11 +18,12 @@ from ..values.kinds import BASE_KINDS, JSON_SCHEMA_KINDS, kind_of
 from .contracts import CompiledNode, SchemaContext
 from .kind import KindRule
 
-#: A value no branch holds is cast by trying branches in order, at most this many (a node
+#: A value no branch holds is cast by trying branches in order, at most `CAST_TRIES` (a node
 #: that several equal branches share is tried once); and a `oneOf` cast is made only where at
-#: most this many other branches could hold the cast value (each must be asked whether it
+#: most `CAST_RIVALS` other branches could hold the cast value (each must be asked whether it
 #: does). Past these a value is left as sent.
-CAST_TRIES = 8
+CAST_TRIES, CAST_RIVALS = 4, 16
+_JSON_SCHEMA_NAMES = frozenset(JSON_SCHEMA_KINDS)
 #: Drafts that define `const` (a discriminator may be one there).
 _CONST_DRAFTS = frozenset({"draft-06", "draft-07", "2019-09", "2020-12"})
 
@@ -39,19 +40,20 @@ class Discriminator:
         literal = value.get(self.name)
         return self.by_literal.get(literal) if type(literal) is str else None
 
-    @classmethod
-    def of(cls, targets: list, nodes: tuple, context: SchemaContext) -> Discriminator | None:
-        """Read from the object branches' schemas (`targets`, their refs followed)."""
-        if len(targets) < 2:
-            return None
-        fixed = [_literals(target, context.draft.name in _CONST_DRAFTS) for target in targets]
-        shared = set(fixed[0]).intersection(*fixed[1:])
-        name = next((name for name in fixed[0] if name in shared), None)
-        if name is None:
-            return None
-        literals = Counter(each[name] for each in fixed)
-        chosen = {each[name]: node for each, node in zip(fixed, nodes) if literals[each[name]] == 1}
-        return cls(name, chosen) if chosen else None
+
+def discriminating(targets: list, const: bool) -> tuple[str, dict[str, int]] | None:
+    """The property the object branches' schemas (`targets`, their refs followed) all fix,
+    and the place of each branch by the text only it fixes there."""
+    if len(targets) < 2:
+        return None
+    fixed = [_literals(target, const) for target in targets]
+    shared = set(fixed[0]).intersection(*fixed[1:])
+    name = next((name for name in fixed[0] if name in shared), None)
+    if name is None:
+        return None
+    literals = Counter(each[name] for each in fixed)
+    places = {each[name]: place for place, each in enumerate(fixed) if literals[each[name]] == 1}
+    return (name, places) if places else None
 
 
 def _literals(schema: object, const: bool) -> dict[str, str]:
@@ -82,18 +84,15 @@ class Union:
     one_of: bool = False  # `oneOf`: exactly one branch may hold a value
     json_kinds: tuple[frozenset[str], ...] = ()
     discriminator: Discriminator | None = None
+    cast_order: tuple[int, ...] = ()  # the branches a cast tries, in order
     by_kind: dict = field(init=False, eq=False, repr=False)  # kind -> the nodes made for it
     json_holders: dict = field(init=False, eq=False, repr=False)  # kind -> indexes of branches
-    cast_order: tuple[int, ...] = field(init=False, eq=False, repr=False)  # the branches a cast tries
 
     def __attrs_post_init__(self) -> None:
-        first = {id(node): index for index, (_, node) in reversed(list(enumerate(self.branches)))}
-        object.__setattr__(self, "cast_order", tuple(sorted(first.values()))[:CAST_TRIES])
-        object.__setattr__(self, "by_kind", {kind: tuple(node for natives, node in self.branches if kind in natives)
-                                             for kind in BASE_KINDS})
+        object.__setattr__(self, "by_kind", {kind: tuple(self.branches[index][1] for index in holders)
+                                             for kind, holders in _by_kind(tuple(n for n, _ in self.branches)).items()})
         kinds = self.json_kinds or (frozenset(BASE_KINDS),) * len(self.branches)
-        object.__setattr__(self, "json_holders", {kind: tuple(i for i, each in enumerate(kinds) if kind in each)
-                                                  for kind in BASE_KINDS})
+        object.__setattr__(self, "json_holders", _by_kind(kinds))
 
     def holders(self, value: object) -> tuple[CompiledNode, ...]:
         """The branches a value can belong to at all: those whose declared types are made
@@ -145,9 +144,35 @@ class Union:
         if not self.one_of:
             return True
         rivals = self.json_holders.get(kind_of(value), range(len(self.branches)))
-        return len(rivals) <= CAST_TRIES + 1 and all(
+        return len(rivals) <= CAST_RIVALS + 1 and all(
             (node := self.branches[index][1]).casting is not None and node.casting.judge(value) is False
             for index in rivals if index != chosen)
+
+
+def _by_kind(kinds_per_branch) -> dict[str, tuple[int, ...]]:
+    """Per kind of value, the places of the branches whose kinds hold it."""
+    return {kind: tuple(index for index, kinds in enumerate(kinds_per_branch) if kind in kinds) for kind in BASE_KINDS}
+
+
+def _judging(natives: list) -> set[int]:
+    """The branches a value is judged by: each alone in holding some kind of value."""
+    return {holders[0] for holders in _by_kind(natives).values() if len(holders) == 1}
+
+
+def _cast_order(schemas: list, triable: list[int], keyword: str, context: SchemaContext,
+                nodes: dict) -> tuple[int, ...]:
+    """Of the branches at `triable`, the first `CAST_TRIES` whose nodes differ (equal plain
+    branches share one), compiled into `nodes`."""
+    order: list[int] = []
+    seen: set[int] = set()
+    for index in triable:
+        if len(order) == CAST_TRIES:
+            break
+        node = nodes[index] = context.child(schemas[index], keyword, index)
+        if id(node) not in seen:
+            seen.add(id(node))
+            order.append(index)
+    return tuple(order)
 
 
 @frozen
@@ -161,24 +186,46 @@ class UnionRule:
 
     @classmethod
     def from_node(cls, node: dict, context: SchemaContext) -> UnionRule | None:
+        if "anyOf" not in node and "oneOf" not in node:
+            return None
         unions = [cls._union(node[keyword], keyword == "oneOf", context)
                   for keyword in ("anyOf", "oneOf") if isinstance(node.get(keyword), list)]
         return cls(tuple(unions)) if unions else None
 
     @staticmethod
     def _union(schemas: list, one_of: bool, context: SchemaContext) -> Union:
+        """The union, its branches compiled only where a value can be judged or cast by one
+        (a branch that is not alone in holding any kind of value, in a union of a thousand,
+        is never asked)."""
         keyword = "oneOf" if one_of else "anyOf"
-        branches = tuple((context.natives_of(branch), context.child(branch, keyword, index))
-                         for index, branch in enumerate(schemas))
         declared = [context.types_of(branch) for branch in schemas]
-        types = tuple(dict.fromkeys(name for names in declared for name in names))
+        natives = [context.natives_of(branch) for branch in schemas]
         json_kinds = tuple(frozenset(JSON_SCHEMA_KINDS[name] for name in names)
-                           if names and all(name in JSON_SCHEMA_KINDS for name in names) else frozenset(BASE_KINDS)
+                           if names and _JSON_SCHEMA_NAMES.issuperset(names) else frozenset(BASE_KINDS)
                            for names in declared)
-        objects = [index for index, (natives, _) in enumerate(branches) if "object" in natives]
-        discriminator = Discriminator.of([context.target_of(schemas[index]) for index in objects],
-                                         tuple(branches[index][1] for index in objects), context)
-        return Union(branches, types, KindRule.admitting(types, context), one_of, json_kinds, discriminator)
+        objects = [index for index, made_for in enumerate(natives) if "object" in made_for]
+        discriminated = discriminating([context.target_of(schemas[index]) for index in objects],
+                                       context.draft.name in _CONST_DRAFTS)
+        needed = _judging(natives) | ({objects[place] for place in discriminated[1].values()} if discriminated else set())
+        nodes: dict[int, CompiledNode] = {}
+        # A `oneOf` cast to a kind more than `CAST_RIVALS` others hold is never made: a branch
+        # that casts only to such kinds is not tried; the rivals of the others are compiled.
+        crowded = {kind for kind, holders in _by_kind(json_kinds).items()
+                   if one_of and len(holders) > CAST_RIVALS + 1}
+        triable = [index for index, kinds in enumerate(json_kinds) if not kinds <= crowded]
+        cast_order = _cast_order(schemas, triable, keyword, context, nodes) if context.casts else ()
+        if context.casts and one_of:
+            needed |= {index for kind, holders in _by_kind(json_kinds).items() if kind not in crowded
+                       for index in holders}
+        for index, branch in enumerate(schemas):
+            if index not in nodes:
+                nodes[index] = context.child(branch, keyword, index) if index in needed \
+                    else context.unused(branch, keyword, index)
+        discriminator = discriminated and Discriminator(
+            discriminated[0], {text: nodes[objects[place]] for text, place in discriminated[1].items()})
+        types = tuple(dict.fromkeys(name for names in declared for name in names))
+        return Union(tuple(zip(natives, (nodes[index] for index in range(len(schemas))))), types,
+                     KindRule.admitting(types, context), one_of, json_kinds, discriminator or None, cast_order)
 
     def fits(self, value: object) -> bool:
         return all(union.fits(value) for union in self.unions)
