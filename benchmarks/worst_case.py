@@ -147,6 +147,12 @@ def _wide() -> list[Family]:
     casts: object = {"type": "integer"}
     for _ in range(60):
         casts = {"type": "object", "properties": {**{f"q{j}": {"type": "integer"} for j in range(50)}, "a": casts}}
+    deep_lists: object = {"type": "integer"}
+    lists: object = "5"
+    for _ in range(60):
+        deep_lists = {"type": "object", "properties": {"big": {"type": "array", "items": {"type": "integer"}},
+                                                       "a": deep_lists}}
+        lists = {"big": list(range(380)), "a": lists}
     return [
         Family("many properties", "3,000 properties, half required; every one sent, each of the wrong kind",
                {"type": "object", "properties": {f"p{i}": {"type": "integer"} for i in range(3000)},
@@ -164,6 +170,8 @@ def _wide() -> list[Family]:
                {"l": [[]] * 25000}),
         Family("deep and wide, cast", "60 levels of 50 properties compiled for casts; a cast 60 deep",
                casts, nested("a", 60, "5"), "cast"),
+        Family("deep cast", "a cast 60 levels down, each level beside a list of 380 numbers",
+               deep_lists, lists, "cast"),
     ]
 
 

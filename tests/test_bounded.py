@@ -38,6 +38,10 @@ def compiled_work(schema, table="extended") -> tuple[int, int]:
     return compilation.compiled, size
 
 
+def as_json(value: object) -> object:
+    return json.loads(json.dumps(value))
+
+
 def nested(key: str, levels: int, leaf: object) -> object:
     value = leaf
     for _ in range(levels):
@@ -219,6 +223,18 @@ def test_a_cast_through_a_union_tries_a_bounded_number_of_branches(monkeypatch, 
     assert "5" in result.arguments or valid(schema, [5])  # cast only to a value the schema holds
 
 
+@pytest.mark.parametrize("casts", [False, True])
+def test_a_union_compiles_only_the_branches_a_value_can_be_judged_or_cast_by(casts):
+    schema = as_json({"type": "array", "items": {"oneOf": [{"type": "integer", "enum": [i]} for i in range(2700)]
+                                                 + [{"type": "object", "properties": {"a": {"type": "integer"}}}]}})
+    compilation = Compilation(schema, compiled_table(turngate.load_table("extended")), for_casts=casts)
+    root = compilation.compile(root_scope(schema, compilation.draft))
+    assert compilation.compiled <= 20
+    compiled = turngate.compile_schema(schema, "extended", casts=casts)
+    assert [m.path for m in compiled.check([1, {"a": []}, "x"]).mismatches] == [(1, "a")]
+    assert root is not None
+
+
 def test_a_cast_through_a_small_one_of_is_still_made():
     schema = {"type": "object", "properties": {"n": {"oneOf": [{"type": "boolean"}, {"type": "integer"}]}}}
     result = turngate.compile_schema(schema, "extended", casts=True).cast({"n": "5"})
@@ -284,3 +300,22 @@ def test_compiling_for_casts_makes_each_nodes_exact_judge_once(monkeypatch):
     _, size = compiled_work(schema)
     assert len(made) <= size
     assert compiled.cast(nested("a", 60, "5")).arguments == nested("a", 60, 5)
+
+
+def test_a_cast_asks_each_node_about_each_list_or_object_once(monkeypatch):
+    """A cast asks the node at each level whether the value there is valid as sent, and
+    each node's judge asks those below it: what lies at the bottom is judged once a cast."""
+    schema: object = {"type": "integer"}
+    sent: object = "5"
+    for _ in range(60):
+        schema = {"type": "object", "properties": {"big": {"type": "array", "items": {"type": "integer"}},
+                                                   "a": schema}}
+        sent = {"big": list(range(50)), "a": sent}
+    from turngate.compile import exact
+    judged = []
+    judge = exact._judged
+    monkeypatch.setattr(exact, "_judged", lambda tests, value: judged.append(1) or judge(tests, value))
+    result = turngate.compile_schema(schema, "extended", casts=True).cast(sent)
+    assert result.changed == (("a",) * 60,)
+    values = 60 * (2 + 50)  # each level: an object, its list, the list's numbers
+    assert len(judged) <= 2 * values

@@ -14,6 +14,7 @@ from attrs import field, frozen
 from ..compile.casting import Cast, Caster
 from ..compile.compiled_table import compiled_table
 from ..compile.compiler import compile_node
+from ..compile.exact import verdicts_kept
 from ..compile.node import Node
 from ..kinds.verdict import Verdict
 from ..table.entries import Table
@@ -44,7 +45,8 @@ class CompiledSchema:
         if self.cast_root is None:
             raise ValueError("this schema was compiled without casts; compile it with casts=True")
         caster = Caster()
-        cast = self.cast_root.cast(arguments, caster)
+        with verdicts_kept():
+            cast = self.cast_root.cast(arguments, caster)
         return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))
 
     def refusal(self, tool: str, verdict: Verdict) -> str:

@@ -114,22 +114,51 @@ def _unknown(value: object) -> None:
     return None
 
 
+#: Within one cast (see `verdicts_kept`), each node's verdict on each list or object, by
+#: judge and value: a cast asks each node along its way about the value there, and each
+#: judge asks those below it again, so without it a cast 60 levels deep would judge what
+#: lies at the bottom 60 times. The value is kept beside its verdict, so no other value can
+#: take its identity while the cast runs.
+_VERDICTS: ContextVar[dict | None] = ContextVar("verdicts", default=None)
+
+
+@contextmanager
+def verdicts_kept() -> Iterator[None]:
+    token = _VERDICTS.set({})
+    try:
+        yield
+    finally:
+        _VERDICTS.reset(token)
+
+
 def _all_of(tests: tuple[Judge, ...]) -> Judge:
     if not tests:
         return _valid
 
     def judge(value: object) -> bool | None:
-        if not _is_json(value):
-            return None
-        verdict: bool | None = True
-        for test in tests:
-            found = test(value)
-            if found is False:
-                return False
-            if found is None:
-                verdict = None
+        verdicts = _VERDICTS.get() if type(value) in (dict, list) else None
+        if verdicts is not None:
+            kept = verdicts.get((id(judge), id(value)))
+            if kept is not None and kept[0] is value:
+                return kept[1]
+        verdict = _judged(tests, value)
+        if verdicts is not None:
+            verdicts[(id(judge), id(value))] = (value, verdict)
         return verdict
     return judge
+
+
+def _judged(tests: tuple[Judge, ...], value: object) -> bool | None:
+    if not _is_json(value):
+        return None
+    verdict: bool | None = True
+    for test in tests:
+        found = test(value)
+        if found is False:
+            return False
+        if found is None:
+            verdict = None
+    return verdict
 
 
 def _is_json(value: object) -> bool:
