@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import argparse
 import copy
-import gc
 import json
 import pickle
 import statistics
 import subprocess
 import sys
 import tempfile
-import tracemalloc
 from functools import partial
 from pathlib import Path
 
@@ -71,30 +69,15 @@ def _check_messages(compiled, arguments):
     return verdict
 
 
-def memory_per_schema(turngate, schemas: list[dict]) -> float:
-    """Bytes a compiled schema keeps, on average: what compiling every schema once (and
-    keeping each) adds to the traced memory, after one schema warmed the table's caches."""
-    copies = [copy.deepcopy(schema) for schema in schemas]
-    turngate.compile_schema(copy.deepcopy(schemas[0]))
-    gc.collect()
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    kept = [turngate.compile_schema(schema) for schema in copies]
-    gc.collect()
-    after = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
-    assert len(kept) == len(copies)
-    return (after - before) / len(copies)
-
-
 def run_one(root: Path, corpus_file: Path) -> dict:
     turngate = import_from(root)
     sys.path.insert(0, str(HERE))
+    from measure import memory_per_schema  # reads `turngate`, imported above from `root`
     from timing import Budget, median, per_call_ns
     with corpus_file.open("rb") as file:
         valid, invalid, distinct, timed_schemas = pickle.load(file)
     timed = partial(per_call_ns, budget=Budget(round_ns=1_000_000, rounds=3))
-    memory = memory_per_schema(turngate, distinct)  # first, before timing grows any cache
+    memory = memory_per_schema(distinct, turngate.compile_schema)  # first, before timing grows any cache
     compile_times = [timed(partial(turngate.compile_schema, copy.deepcopy(s))) for s in timed_schemas]
     return {"valid_ns": median(check_times(turngate, valid, False, timed)),
             "invalid_ns": median(check_times(turngate, invalid, True, timed)),
