@@ -1,13 +1,15 @@
 """An A/B of turngate's check paths against an earlier commit, in one run.
 
     python benchmarks/ab.py                  # against 8180c98: 5 runs each, interleaved
-    python benchmarks/ab.py BASE --runs 7 --calls 2000 --full
+    python benchmarks/ab.py BASE --runs 7 --calls 2000 --wall
+    python benchmarks/ab.py --full           # every call and schema of the corpus, each run
 
 The base commit's `engine/` and `rules/` are exported (`git archive`) into a temporary
 folder; this checkout's are used as they are. Each run is a process of its own that imports
 one of the two as `turngate` and measures, on the same BFCL corpus (built once, by this
 process): the valid check path and the invalid one (messages read), as `benchmarks/run.py`
-times them, per call, p50 over the calls; the compiling of the schemas; and the memory
+times them (by the process's CPU time unless `--wall`: other processes loading the machine
+do not inflate it), per call, p50 over the calls; the compiling of the schemas; and the memory
 a compiled schema keeps (tracemalloc over all the distinct schemas, compiled once each
 and kept, after one warm-up). Runs alternate A B B A A B ..., so a drift of the machine's
 speed hits both alike. Printed: each run's figures and, per measure, the ratio of the
@@ -24,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from functools import partial
 from pathlib import Path
 
@@ -69,14 +72,15 @@ def _check_messages(compiled, arguments):
     return verdict
 
 
-def run_one(root: Path, corpus_file: Path) -> dict:
+def run_one(root: Path, corpus_file: Path, wall: bool = False) -> dict:
     turngate = import_from(root)
     sys.path.insert(0, str(HERE))
     from measure import memory_per_schema  # reads `turngate`, imported above from `root`
     from timing import Budget, median, per_call_ns
     with corpus_file.open("rb") as file:
         valid, invalid, distinct, timed_schemas = pickle.load(file)
-    timed = partial(per_call_ns, budget=Budget(round_ns=1_000_000, rounds=3))
+    clock = time.perf_counter_ns if wall else time.process_time_ns
+    timed = partial(per_call_ns, budget=Budget(round_ns=1_000_000, rounds=3), clock=clock)
     memory = memory_per_schema(distinct, turngate.compile_schema)  # first, before timing grows any cache
     compile_times = [timed(partial(turngate.compile_schema, copy.deepcopy(s))) for s in timed_schemas]
     return {"valid_ns": median(check_times(turngate, valid, False, timed)),
@@ -109,19 +113,19 @@ def write_corpus(path: Path, calls: int, schemas: int, full: bool) -> tuple[int,
     return len(valid), len(invalid), len(timed_schemas)
 
 
-def measure(root: Path, corpus_file: Path) -> dict:
-    done = subprocess.run([sys.executable, __file__, "--run", str(root), str(corpus_file)],
+def measure(root: Path, corpus_file: Path, wall: bool) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--run", str(root), str(corpus_file), *(["--wall"] * wall)],
                           check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def interleaved(roots: dict[str, Path], corpus_file: Path, runs: int) -> dict[str, list[dict]]:
+def interleaved(roots: dict[str, Path], corpus_file: Path, runs: int, wall: bool) -> dict[str, list[dict]]:
     """`runs` runs of each side, in the order A B B A A B ..."""
     found: dict[str, list[dict]] = {side: [] for side in roots}
     for index in range(runs):
         order = ("A", "B") if index % 2 == 0 else ("B", "A")
         for side in order:
-            found[side].append(measure(roots[side], corpus_file))
+            found[side].append(measure(roots[side], corpus_file, wall))
             print(f"run {index + 1} {side}: " + _figures(found[side][-1]), file=sys.stderr, flush=True)
     return found
 
@@ -141,9 +145,10 @@ def ratios(found: dict[str, list[dict]]) -> dict[str, tuple[float, float, float]
     return result
 
 
-def report(base: str, head: str, sizes: tuple[int, int, int], found: dict, runs: int) -> str:
+def report(base: str, head: str, sizes: tuple[int, int, int], found: dict, runs: int, wall: bool) -> str:
+    clock = "wall clock" if wall else "CPU time"
     lines = [f"A = {base}, B = {head}; {runs} runs each, interleaved; {sizes[0]} valid calls, "
-             f"{sizes[1]} invalid calls, {sizes[2]} schemas per run", "",
+             f"{sizes[1]} invalid calls, {sizes[2]} schemas per run; {clock}", "",
              "| measure | A (median of runs) | B (median of runs) | B / A |", "|---|---:|---:|---:|"]
     for name, (a, b, ratio) in ratios(found).items():
         unit, scale = ("KB", 1024) if name == "memory_bytes" else ("µs", 1000)
@@ -164,19 +169,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=1000, help="valid and invalid calls sampled per run")
     parser.add_argument("--schemas", type=int, default=600, help="schemas whose compiling is timed")
     parser.add_argument("--full", action="store_true", help="the whole corpus timed (slow)")
+    parser.add_argument("--wall", action="store_true",
+                        help="time by the wall clock (default: the process's CPU time, which other processes "
+                             "loading the machine do not inflate)")
     parser.add_argument("--run", nargs=2, metavar=("ROOT", "CORPUS"), help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.run:
-        print(json.dumps(run_one(Path(options.run[0]), Path(options.run[1]))))
+        print(json.dumps(run_one(Path(options.run[0]), Path(options.run[1]), options.wall)))
         return 0
     with tempfile.TemporaryDirectory(prefix="turngate-ab-") as temporary:
         folder = Path(temporary)
         (folder / "base").mkdir()
         roots = {"A": export(options.base, folder / "base"), "B": ROOT}
         sizes = write_corpus(folder / "corpus.pickle", options.calls, options.schemas, options.full)
-        found = interleaved(roots, folder / "corpus.pickle", options.runs)
+        found = interleaved(roots, folder / "corpus.pickle", options.runs, options.wall)
     head = git_name("HEAD") + ("+changes" if _dirty() else "")
-    print(report(git_name(options.base), head, sizes, found, options.runs))
+    print(report(git_name(options.base), head, sizes, found, options.runs, options.wall))
     return 0
 
 
