@@ -30,8 +30,9 @@ class CompiledTable:
         self.type_names = frozenset(self.type_by_name)
         self.skip_keywords = table.skip_keywords
         self.skips = tuple((entry.trigger, entry.argument) for entry in table.skips)
-        #: The triggers that read more than a keyword, in order, each with the keywords it needs.
-        self.trigger_skips = tuple((trigger, TRIGGER_KEYWORDS[trigger]) for trigger, _ in self.skips
+        #: The triggers that read more than a keyword, in order, each with the keywords it needs
+        #: (every keyword, for a trigger that does not say).
+        self.trigger_skips = tuple((trigger, TRIGGER_KEYWORDS.get(trigger, _ANY_KEYWORD)) for trigger, _ in self.skips
                                    if trigger != "keyword")
         limits = table.limit
         self.depth, self.cap = limits["depth"], limits["mismatches"]
@@ -74,6 +75,16 @@ class CompiledTable:
         if code in self._hosted_codes:
             return None
         return new_tuple(Mismatch, (path, code, self.words.wording(code).decided(facts, path)))
+
+
+class _AnyKeyword(frozenset):
+    """Shares a keyword with every node: a trigger that names no keywords is always asked."""
+
+    def isdisjoint(self, other: object) -> bool:  # type: ignore[override]
+        return False
+
+
+_ANY_KEYWORD = _AnyKeyword()
 
 
 def _type_facts(types: tuple[str, ...] | None, type_by_name: dict[str, TypeEntry]) -> tuple:
