@@ -5,7 +5,6 @@ what a failure shows and count what was tried."""
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections import Counter, defaultdict
 from typing import NamedTuple
@@ -16,6 +15,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 
 from differential_instances import instances_for
+from differential_json import shown
 from differential_schemas import DRAFTS, node_count, schemas
 from support import RAW_CONTROLS
 
@@ -24,9 +24,12 @@ MAX_SCHEMA_NODES = 40
 
 
 class Case(NamedTuple):
-    draft: str  # a key of DRAFT_URIS, "none" (no $schema) or "unknown" (a URI of no draft)
+    draft: str  # a key of DRAFT_URIS (draft-03 to 2020-12), "none" (no $schema) or "unknown" (a URI of no draft)
     schema: dict
     instances: list
+
+    def __repr__(self) -> str:  # hypothesis writes a failing case out; Python cannot write huge integers at once
+        return f"Case(draft={self.draft!r}, schema={shown(self.schema)}, instances={shown(self.instances)})"
 
 
 @st.composite
@@ -71,17 +74,6 @@ def unless_it_raises(judging):
         return None
 
 
-def same_json(one: object, other: object) -> bool:
-    """Equal as JSON text is (1 is not true, 5 is not 5.0), but for the order of keys."""
-    if isinstance(one, dict) and isinstance(other, dict):
-        return one.keys() == other.keys() and all(same_json(one[key], other[key]) for key in one)
-    if isinstance(one, (list, tuple)) and isinstance(other, (list, tuple)):
-        return len(one) == len(other) and all(map(same_json, one, other))
-    if isinstance(one, (dict, list, tuple)) or isinstance(other, (dict, list, tuple)):
-        return False
-    return json.dumps(one) == json.dumps(other)
-
-
 def at_or_below(path: tuple, changed: tuple[tuple, ...]) -> bool:
     return any(path[:len(prefix)] == prefix for prefix in changed)
 
@@ -102,26 +94,51 @@ def message_problems(message: str, limit: int) -> list[str]:
 def describe(what: str, case: Case, instance: object, table: str, verdict=None, **more: object) -> str:
     """A failure's message: what went wrong, and everything needed to replay it."""
     lines = [what, f"  table:    {table}", f"  draft:    {case.draft}",
-             f"  schema:   {json.dumps(case.schema)}", f"  instance: {as_json(instance)}"]
+             f"  schema:   {shown(case.schema)}", f"  instance: {shown(instance)}"]
     if verdict is not None:
-        lines.append(f"  turngate: ok={verdict.ok} {json.dumps([m.message for m in verdict.mismatches])}")
+        lines.append(f"  turngate: ok={verdict.ok} {shown([m.message for m in verdict.mismatches])}")
     lines += [f"  {name}: {value}" for name, value in more.items()]
     return "\n".join(lines)
 
 
-def as_json(value: object) -> str:
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
+#: The keywords whose use the tally counts: those the drafts differ on, and the new ones.
+COUNTED_KEYWORDS = ("$ref", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$anchor", "$id",
+                    "id", "$defs", "definitions", "extends", "disallow", "divisibleBy", "dependencies",
+                    "dependentRequired", "dependentSchemas", "if", "then", "else", "unevaluatedProperties",
+                    "unevaluatedItems", "contains", "minContains", "maxContains", "propertyNames", "const", "enum",
+                    "multipleOf", "anyOf", "oneOf", "allOf", "not", "prefixItems", "items", "additionalItems",
+                    "required", "additionalProperties", "patternProperties")
+
+
+def keywords_in(schema: object) -> set[str]:
+    """The counted keywords anywhere in a schema (as keys of an object, wherever it sits)."""
+    found: set[str] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found.update(key for key in node if key in COUNTED_KEYWORDS)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
 
 
 class Tally:
     """How many schemas and instances were tried, per table and draft, and how jsonschema
-    judged the instances: valid, invalid, or unknown (it raised)."""
+    judged the instances: valid, invalid, or unknown (it raised); and how many schemas held
+    each keyword (summed over the tables)."""
 
     def __init__(self) -> None:
         self.counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
+        self.keyword_counts: Counter = Counter()
+
+    def keywords(self, schema: object) -> None:
+        self.keyword_counts.update(keywords_in(schema))
+
+    @property
+    def schemas_tried(self) -> int:
+        return sum(counts["schemas"] for counts in self.counts.values())
 
     def schema(self, table: str, draft: str) -> None:
         self.counts[table, draft]["schemas"] += 1
@@ -134,7 +151,8 @@ class Tally:
         tables: dict[str, dict] = defaultdict(dict)
         for (table, draft), counts in sorted(self.counts.items()):
             tables[table][draft] = dict(counts)
-        return {"tables": tables, "total": dict(sum(self.counts.values(), Counter()))}
+        return {"tables": tables, "total": dict(sum(self.counts.values(), Counter())),
+                "schemas holding each keyword": dict(sorted(self.keyword_counts.items()))}
 
     def lines(self) -> list[str]:
         rows = [f"{'table':<9} {'draft':<9} {'schemas':>8} {'instances':>10} {'valid':>8} {'unknown':>8} "
@@ -144,4 +162,5 @@ class Tally:
             share = 100 * counts["valid"] / max(1, counts["instances"])
             rows.append(f"{table:<9} {draft:<9} {counts['schemas']:>8} {counts['instances']:>10} "
                         f"{counts['valid']:>8} {counts['unknown']:>8} {share:>7.1f}%")
-        return rows
+        held = ", ".join(f"{keyword} {count}" for keyword, count in sorted(self.keyword_counts.items()))
+        return rows + [f"schemas holding each keyword: {held}"]

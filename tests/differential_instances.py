@@ -2,24 +2,38 @@
 (properties, items, prefixItems, enum and const members, references), so that many are valid
 and many are nearly so: the lenient variants turngate admits ("5" and 5.0 for an integer,
 "true", 1 and 0 for a boolean, a number for text, "Draft" for "draft", a list or JSON text for
-an object), a required name left out, null, an extra key; and now and then any small JSON."""
+an object), a required name left out, null, an extra key; numbers of any size and kind (more
+than 4,300 digits, -0.0, 1e308, 5.0 for 5, floats a hair from an integer) and texts that look
+like them (" 5", "5e0", "٥", "NaN"); and now and then any small JSON."""
 
 from __future__ import annotations
 
 import copy
-import json
 from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from differential_refs import chance, follow_pointer, names_in, resolve_loosely
+from differential_json import any_digits, dumps
+from differential_keywords import HUGE
+from differential_refs import chance, follow_pointer, names_in, picked, resolve_loosely
 from differential_schemas import FORMATS, PATTERN_KEY, PATTERNS
 
 KEYS = ["a", "b", "c", "uid", "title", "extra", PATTERN_KEY, "x/y", "s t"]
+#: Numbers at the edges of JSON's and Python's: of more than 4,300 digits (Python reads and
+#: writes those only in parts), signed zero, the largest and smallest floats, integers a
+#: float cannot hold, floats a hair from an integer, 5.0 (an integer from draft-06 on).
+ODD_NUMBERS = [HUGE, -HUGE, 10 ** 4300, 2 ** 53 + 1, 2 ** 64, -0.0, 0.0, 1e308, -1e308, 5e-324, 4.999999999999999,
+               5.000000000000001, 0.30000000000000004, 1e16, 5.0, 1.0, 0.5, 1e-7, 123456789012345678901234567890]
+#: Texts that look like a number or a boolean to one reader or another.
+NUMBER_LIKE_TEXTS = [" 5", "5 ", "+5", "05", "5.0", "5e0", "0x5", "\u0665", "5_000", "1e400", "-0", "-0.0", "NaN",
+                     "Infinity", "-Infinity", "1,000", "\u00bd", "TRUE", "True", "yes", "None", "0b1", "1e308",
+                     "5" * 4400, "-" + "9" * 4400, "5." + "0" * 4400]
+odd_numbers = picked(ODD_NUMBERS)
 #: Finite, JSON-representable scalars (no NaN: JSON has none, and NaN != NaN).
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-10, 10),
                     st.floats(-100, 100, allow_nan=False, allow_infinity=False),
-                    st.text(max_size=5), st.sampled_from(["1", "5", "true", "A", "draft", "x1"]))
+                    st.text(max_size=5), st.sampled_from(["1", "5", "true", "A", "draft", "x1"]),
+                    odd_numbers, picked(NUMBER_LIKE_TEXTS))
 small_json = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
                           | st.dictionaries(st.sampled_from(KEYS), inner, max_size=3), max_leaves=6)
 
@@ -34,7 +48,9 @@ moods = st.sampled_from(MOODS)
 TEXT_ALPHABET = st.sampled_from(list("abAB1 é\U0001F600"))  # an astral character counts as one
 #: Texts that are valid where text is declared, and that a careless cast would turn into a
 #: number, a boolean, null, an object or a list.
-TEMPTING_TEXTS = ["5", "1", "2.5", "true", "A", "Draft", "null", "{}", '{"a": 1}', "[]", "[1]"]
+TEMPTING_TEXTS = ["5", "1", "2.5", "true", "A", "Draft", "null", "{}", '{"a": 1}', "[]", "[1]",
+                  '{"a": {"b": [1, "2"]}}', '{"a": ' + "1" * 4400 + "}", *NUMBER_LIKE_TEXTS]
+tempting_texts = picked(TEMPTING_TEXTS)
 
 
 @lru_cache(maxsize=None)
@@ -45,18 +61,23 @@ def texts(shortest: int, longest: int):
 class Aimer:
     """Draws values aimed at the nodes of one schema (the root resolves its references).
     An exact aimer aims every value, so that most of its instances are valid (the promises
-    about valid instances need many); a loose one also bends values (lenient variants,
-    null, a required name left out, an extra key, any JSON)."""
+    about valid instances need many); a nudging one too, but now and then gives a scalar a
+    lenient variant ("5" for 5, -0.0 for 0, "Draft" for "draft"): where casts happen, in
+    instances that are otherwise as aimed (valid as sent under the drafts that do not judge
+    the keyword there, invalid and castable where they do); a loose one also bends values
+    (lenient variants, null, a required name left out, an extra key, any JSON)."""
 
-    def __init__(self, draw, root: object, exact: bool):
-        self.draw, self.root, self.named, self.exact = draw, root, names_in(root), exact
+    def __init__(self, draw, root: object, exact: bool, nudge: bool = False):
+        self.draw, self.root, self.named, self.exact, self.nudge = draw, root, names_in(root), exact, nudge
 
     def value(self, node: object, depth: int = 0) -> object:
         node = self.follow_references(node)
         if depth > MAX_DEPTH or not isinstance(node, dict):
             return self.draw(small_json)
         if self.exact:
-            return self.aimed(node, depth)
+            aimed = self.aimed(node, depth)
+            nudged = self.nudge and chance(self.draw, 2 if isinstance(aimed, (dict, list)) else 6)
+            return self.lenient(aimed) if nudged else aimed
         if chance(self.draw, 1):
             return self.draw(small_json)
         mood = self.draw(moods)
@@ -69,7 +90,7 @@ class Aimer:
         """The node a `$ref` leads to, mostly; its siblings are forgotten, which is fine:
         jsonschema judges what the value turns out to be."""
         for _ in range(4):
-            if not (isinstance(node, dict) and "$ref" in node and (self.exact or chance(self.draw, 8))):
+            if not (isinstance(node, dict) and reference_keyword(node) and (self.exact or chance(self.draw, 8))):
                 break
             target = self.resolve(node)
             if target is None:
@@ -80,8 +101,12 @@ class Aimer:
     def resolve(self, node: dict) -> object | None:
         """Where the node's `$ref` leads. A node with an `$id` of its own is the base of its
         `$ref` from 2019-09 on, not before (a `$ref` then hides its siblings, `$id` too):
-        either reading is aimed at, now and then."""
-        reference = node["$ref"]
+        either reading is aimed at, now and then. A `$recursiveRef` leads to the node with
+        `$recursiveAnchor` (or the root), a `$dynamicRef` to its anchor, dynamic or not."""
+        keyword = reference_keyword(node)
+        if keyword == "$recursiveRef":
+            return self.named.get("$recursiveAnchor", self.root)
+        reference = node[keyword]
         has_base = any(isinstance(node.get(key), str) and not node[key].startswith("#") for key in ("$id", "id"))
         if has_base and isinstance(reference, str) and reference.startswith("#/") and self.draw(st.booleans()):
             return follow_pointer(node, reference[1:])
@@ -92,24 +117,27 @@ class Aimer:
             return copy.deepcopy(node["const"])
         enum = node.get("enum")
         if isinstance(enum, list) and enum and chance(self.draw, 8):
-            return copy.deepcopy(self.draw(st.sampled_from(enum)))
-        branches = [node.get(keyword) for keyword in ("anyOf", "oneOf", "allOf")]
-        branches = [branch for group in branches if isinstance(group, list) for branch in group]
+            return copy.deepcopy(self.draw(picked(enum)))
+        branches = [node.get(keyword) for keyword in ("anyOf", "oneOf", "allOf", "extends")]
+        branches = [branch for group in branches for branch in (group if isinstance(group, list) else [group])
+                    if isinstance(branch, dict)]
         if branches and chance(self.draw, 7):
             return self.value(self.draw(st.sampled_from(branches)), depth + 1)
         kind = self.kind(node)
+        if isinstance(kind, dict):  # draft-03: a schema among the types
+            return self.value(kind, depth + 1)
         if kind == "object":
             return self.object_value(node, depth)
         if kind == "array":
             return self.array_value(node, depth)
         return self.scalar_value(kind, node)
 
-    def kind(self, node: dict) -> str | None:
+    def kind(self, node: dict) -> str | dict | None:
         declared = node.get("type")
         if isinstance(declared, list) and declared:
-            declared = self.draw(st.sampled_from(declared))
-        if isinstance(declared, str):
-            return declared
+            declared = self.draw(picked(declared))
+        if isinstance(declared, (str, dict)):
+            return None if declared == "any" else declared
         if any(key in node for key in ("properties", "required", "additionalProperties", "patternProperties")):
             return "object"
         return "array" if "items" in node or "prefixItems" in node else None
@@ -117,6 +145,9 @@ class Aimer:
     def object_value(self, node: dict, depth: int) -> dict:
         properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
         required = node.get("required") if isinstance(node.get("required"), list) else []
+        # draft-03 marks a required property on its own schema (jsonschema: any true value).
+        required = [*required, *(name for name, schema in properties.items()
+                                 if isinstance(schema, dict) and schema.get("required"))]
         value = {}
         for name, schema in properties.items():
             # A required name is now and then left out (never by an exact aimer), an optional one often.
@@ -172,7 +203,7 @@ class Aimer:
         if node.get("format") in FORMAT_EXAMPLES and chance(self.draw, 8):
             return FORMAT_EXAMPLES[node["format"]]
         if not {"pattern", "minLength", "maxLength"} & set(node) and chance(self.draw, 3):
-            return self.draw(st.sampled_from(TEMPTING_TEXTS))
+            return self.draw(tempting_texts)
         shortest = node.get("minLength", 0) if isinstance(node.get("minLength"), int) else 0
         longest = node.get("maxLength", 5) if isinstance(node.get("maxLength"), int) else 5
         return self.draw(texts(min(shortest, longest), max(shortest, longest)))
@@ -182,6 +213,8 @@ class Aimer:
         on the draft's exclusive form, which is jsonschema's to judge."""
         low = next((node[key] for key in ("minimum", "exclusiveMinimum") if type(node.get(key)) is int), -5)
         high = node["maximum"] if type(node.get("maximum")) is int else low + 10
+        if chance(self.draw, 2):
+            return self.draw(odd_numbers)
         whole = self.draw(st.integers(low, max(low, high)))
         if node.get("multipleOf") == 2:
             whole -= whole % 2
@@ -194,33 +227,41 @@ class Aimer:
         """A variant of an aimed value that turngate's default table admits for the same
         declared type, or that an enum matches loosely."""
         variants = lenient_variants(value)
-        return self.draw(st.sampled_from(variants)) if variants else value
+        return self.draw(picked(variants)) if variants else value
 
 
 def lenient_variants(value: object) -> list:
-    """"5" and 5.0 for 5, "5" for 5.0, "true", 1 and "TRUE" for true, case variants of a
-    text ("Draft" for "draft") and its number, a list or JSON text for an object, JSON text
-    or an object keyed "0", "1" for a list."""
+    """"5" and 5.0 for 5 (and -0.0 for 0), "5" for 5.0, "true", 1 and "TRUE" for true, case
+    variants of a text ("Draft" for "draft") and its number, a list or JSON text for an
+    object (or for it less a key), JSON text or an object keyed "0", "1" for a list."""
     if isinstance(value, bool):
         return ["true" if value else "false", int(value), str(value).upper()]
     if isinstance(value, int):
-        return [str(value), float(value)]
+        zero = [-0.0] if value == 0 else []
+        return [dumps(value), float(value), *zero] if abs(value) < 2 ** 1000 else [dumps(value), -value]
     if isinstance(value, float):
-        return [json.dumps(value), int(value)] if value.is_integer() else [json.dumps(value)]
+        zero = [-value] if value == 0 else []
+        return [dumps(value), int(value), *zero] if value.is_integer() else [dumps(value)]
     if isinstance(value, str):
-        number = [int(value)] if value.isascii() and value.strip().isdigit() else []
-        return [value.swapcase(), value.capitalize(), value.lower(), *number]
-    if isinstance(value, dict):
-        return [list(value.values()), json.dumps(value)]
+        with any_digits():
+            number = [int(value)] if value.isascii() and value.strip().isdigit() else []
+        return [value.swapcase(), value.capitalize(), value.lower(), value.upper(), *number]
+    if isinstance(value, dict):  # JSON text of it, and of it without its first key (a required one, maybe)
+        return [list(value.values()), dumps(value), dumps(dict(list(value.items())[1:]))]
     if isinstance(value, list):
-        return [json.dumps(value), {str(index): item for index, item in enumerate(value)}]
+        return [dumps(value), {str(index): item for index, item in enumerate(value)}]
     return []
+
+
+def reference_keyword(node: dict) -> str | None:
+    return next((key for key in ("$ref", "$dynamicRef", "$recursiveRef") if key in node), None)
 
 
 @st.composite
 def instances_for(draw, schema: object) -> object:
-    """One instance aimed at the schema: exactly (half of them), loosely, or (one in
-    twenty) any small JSON."""
+    """One instance aimed at the schema: exactly, nudged or loosely (a third each), or (one
+    in twenty) any small JSON."""
     if chance(draw, 1) and draw(st.booleans()):
         return draw(small_json)
-    return Aimer(draw, schema, exact=draw(st.booleans())).value(schema)
+    how = draw(st.sampled_from(["exact", "nudged", "loose"]))
+    return Aimer(draw, schema, exact=how != "loose", nudge=how == "nudged").value(schema)

@@ -13,9 +13,12 @@ from urllib.parse import quote, unquote
 from hypothesis import strategies as st
 
 #: Keywords whose value is a map of subschemas, a list of them, or one.
-MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions")
+MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 LIST_KEYWORDS = ("prefixItems", "anyOf", "oneOf", "allOf")
-ONE_KEYWORDS = ("additionalProperties", "additionalItems", "not", "if", "then", "else")
+ONE_KEYWORDS = ("additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames",
+                "unevaluatedProperties", "unevaluatedItems")
+#: Keywords that hold a schema or a list of them, as `items` does.
+ONE_OR_LIST_KEYWORDS = ("items", "extends")
 
 Path = tuple
 TENTHS = st.integers(0, 9)
@@ -27,6 +30,18 @@ def chance(draw, tenths: int) -> bool:
     return draw(TENTHS) >= 10 - tenths
 
 
+def picked(values: list):
+    """`sampled_from(values)`, for values hypothesis must never write out: it writes a
+    strategy's elements in its descriptions, and an integer of more than 4,300 digits cannot
+    be written (at once). Picks by place, so it shrinks towards the first as sampled_from does."""
+    values = list(values)
+
+    def at(index: int) -> object:
+        return values[index]
+
+    return st.integers(0, len(values) - 1).map(at)
+
+
 def locations(node: object, path: Path = ()):
     """The path of every subschema in `node`, `node` itself first."""
     yield path
@@ -36,10 +51,10 @@ def locations(node: object, path: Path = ()):
         if keyword in MAP_KEYWORDS and isinstance(value, dict):
             for key, sub in value.items():
                 yield from locations(sub, path + (keyword, key))
-        elif (keyword in LIST_KEYWORDS or keyword == "items") and isinstance(value, list):
+        elif (keyword in LIST_KEYWORDS or keyword in ONE_OR_LIST_KEYWORDS) and isinstance(value, list):
             for index, sub in enumerate(value):
                 yield from locations(sub, path + (keyword, index))
-        elif keyword in ONE_KEYWORDS or keyword == "items":
+        elif keyword in ONE_KEYWORDS or keyword in ONE_OR_LIST_KEYWORDS:
             yield from locations(value, path + (keyword,))
 
 
@@ -76,7 +91,8 @@ def defs_keyword(root: dict) -> str:
 
 #: Keywords that step into the instance: a cycle through one ends where the instance does.
 INSTANCE_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties", "items", "prefixItems",
-                               "additionalItems"})
+                               "additionalItems", "contains", "propertyNames", "unevaluatedProperties",
+                               "unevaluatedItems"})
 
 
 def fit_target(site: Path, target: Path, mode: str) -> bool:
@@ -125,7 +141,7 @@ def anchor_keyword(draft: str) -> tuple[str, str]:
 
 
 @st.composite
-def add_resource(draw, root: dict, draft: str, nodes) -> None:
+def add_resource(draw, root: dict, draft: str, nodes_of) -> None:
     """A `$defs` entry "a" that is a resource of its own (an `$id`, or draft-04 `id`) with a
     nested "b", beside the root's own "b": a `$ref` in "a" read against the document's base
     instead of a's lands on the wrong "b". A property refers to "a" by pointer or by its id
@@ -133,6 +149,7 @@ def add_resource(draw, root: dict, draft: str, nodes) -> None:
     refused by the `extended` table with {"p": "x"}, is one of them:
     {"$defs": {"a": {"$id": "http://x.test/a", "$defs": {"b": {"type": "string"}},
     "$ref": "#/$defs/b"}, "b": {"type": "object"}}, "properties": {"p": {"$ref": "#/$defs/a"}}}."""
+    nodes = nodes_of(draft)  # a strategy, made here: hypothesis writes out a composite's arguments
     keyword = draw(st.sampled_from(["$defs", "definitions"]))
     resource_id = draw(st.sampled_from(RESOURCE_IDS))
     id_key = "id" if draft == "draft-04" else "$id"
@@ -180,8 +197,11 @@ def names_in(root: object) -> dict[str, object]:
             if isinstance(node.get(key), str):
                 named[node[key].rstrip("#")] = node
                 named[node[key]] = node
-        if isinstance(node.get("$anchor"), str):
-            named["#" + node["$anchor"]] = node
+        for key in ("$anchor", "$dynamicAnchor"):
+            if isinstance(node.get(key), str):
+                named["#" + node[key]] = node
+        if node.get("$recursiveAnchor") is True:
+            named["$recursiveAnchor"] = node
     return named
 
 

@@ -1,8 +1,10 @@
-"""Schemas for the differential test: small JSON Schemas of every draft that mix what
-turngate judges (type, enum, required, properties, items, additionalProperties) with what it
-skips or ignores (unions, allOf, not, if, const, bounds, pattern, format), and references of
-every form: JSON pointers with escaped and percent-encoded segments, `$id` (draft-04 `id`)
-bases, anchors, chains, and `$ref`s beside other keywords."""
+"""Schemas for the differential test: small JSON Schemas of every draft (draft-03 to 2020-12)
+that mix what turngate judges (type, enum, required, properties, items, additionalProperties)
+with what it skips or ignores (unions, allOf, not, if, const, bounds, pattern, format, and the
+keywords of `differential_keywords`, each also under the drafts that do not define it), and
+references of every form: JSON pointers with escaped and percent-encoded segments, `$id`
+(draft-03/04 `id`) bases, relative ones, anchors, chains, `$ref`s beside other keywords,
+`definitions` beside `$defs`, and recursive resources (`$dynamicRef`, `$recursiveRef`)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,22 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from differential_refs import add_references, add_resource, chance
+from differential_keywords import (
+    DIVISORS,
+    DRAFT_03_URI,
+    add_tree,
+    const_nodes,
+    draft_03_extras,
+    keyword_nodes,
+    multiple_of_nodes,
+    odd_members,
+    required_flags,
+    whole,
+)
+from differential_refs import add_references, add_resource, chance, picked
 
 DRAFT_URIS = {
+    "draft-03": DRAFT_03_URI,
     "draft-04": "http://json-schema.org/draft-04/schema",
     "draft-06": "http://json-schema.org/draft-06/schema",
     "draft-07": "http://json-schema.org/draft-07/schema",
@@ -25,19 +40,21 @@ UNKNOWN_DRAFT_URI = "http://x.test/not-a-draft/schema"
 DRAFTS = (*DRAFT_URIS, "none", "unknown")
 
 TYPE_NAMES = ["string", "integer", "number", "boolean", "array", "object", "null"]
-UNKNOWN_TYPE_NAMES = ["dict", "float", "date"]
+#: "any" is a type of draft-03 only.
+UNKNOWN_TYPE_NAMES = ["dict", "float", "date", "any"]
 #: Members that compare loosely in turngate but strictly in JSON Schema (1, 1.0, "1", true).
 ENUM_MEMBERS = [1, 1.0, "1", True, False, "true", "A", "a", "Draft", "draft", None, 0, 2.5, "",
                 [1, "a"], [], {"k": 1}, {}]
 #: Members JSON Schema tells apart but a loose match does not (1, 1.0 and "1"; "a" and "A";
 #: true and "true"): in one enum, they are where a loose match or a cast can go wrong.
 LOOSE_FAMILIES = [[1, "1"], [1, 1.0, "1"], ["a", "A"], ["Draft", "draft"], [True, "true"], [0, False, "0"],
-                  [2.5, "2.5"], [[1], ["1"]], [{"k": 1}, {"k": True}]]
+                  [2.5, "2.5"], [[1], ["1"]], [{"k": 1}, {"k": True}], [0, -0.0, "0"], [True, 1, "1"],
+                  ["Straße", "strasse", "STRASSE"], ["İ", "i"], [5, 5.0, "5", "5.0"], [10 ** 4400, "1" + "0" * 4400]]
 enum_members = st.sampled_from(ENUM_MEMBERS)
 enums = st.one_of(
     st.lists(enum_members, min_size=1, max_size=4),
     st.builds(lambda family, more: family + more,
-              st.sampled_from(LOOSE_FAMILIES).flatmap(st.permutations), st.lists(enum_members, max_size=1)),
+              picked(LOOSE_FAMILIES).flatmap(st.permutations), st.lists(enum_members, max_size=1)),
 )
 #: Patterns with texts that match them, so that the instances can meet them.
 PATTERNS = {"^a": ["a", "abc"], "^[0-9]+$": ["7", "12"], "x": ["x", "axb"],
@@ -67,8 +84,9 @@ type_values = st.one_of(
 def numeric_bounds(draft: str):
     """Bounds in the draft's own form: draft-04's `exclusiveMinimum` and `exclusiveMaximum`
     are booleans beside `minimum` and `maximum`; later drafts make them numbers of their own.
-    A `multipleOf` of 0.1 holds for 0.5 but, in floating point, not for 0.3."""
-    if draft == "draft-04":
+    A `multipleOf` of 0.1 holds for 0.5 but, in floating point, not for 0.3; draft-03 names it
+    `divisibleBy`."""
+    if draft in ("draft-03", "draft-04"):
         exclusive = st.one_of(
             st.fixed_dictionaries({"minimum": st.integers(-3, 3), "exclusiveMinimum": st.booleans()}),
             st.fixed_dictionaries({"maximum": st.integers(0, 9), "exclusiveMaximum": st.booleans()}))
@@ -77,7 +95,8 @@ def numeric_bounds(draft: str):
                               st.fixed_dictionaries({"exclusiveMaximum": st.integers(0, 9)}))
     return st.one_of(st.fixed_dictionaries({"minimum": st.integers(-3, 3)}),
                      st.fixed_dictionaries({"maximum": st.integers(0, 9)}), exclusive,
-                     st.sampled_from([{"multipleOf": 2}, {"multipleOf": 0.1}]))
+                     st.builds(lambda divisor: {"divisibleBy" if draft == "draft-03" else "multipleOf": divisor},
+                               st.sampled_from(DIVISORS)))
 
 
 @lru_cache(maxsize=None)
@@ -112,8 +131,10 @@ def typed_leaves(draw, draft: str) -> dict:
         node.update(draw(constraints(first, draft)))
     if chance(draw, 2):
         node["enum"] = draw(enums)
+    if chance(draw, 5 if draft == "draft-03" else 1):
+        node.update(draw(draft_03_extras()))
     if chance(draw, 1):
-        node["const"] = draw(enum_members)
+        node["const"] = draw(enum_members | odd_members)
     if chance(draw, 1):
         node["nullable"] = draw(st.booleans())
     return node
@@ -140,17 +161,21 @@ plain_unions = st.builds(lambda keyword, branches: {keyword: branches}, st.sampl
 
 @lru_cache(maxsize=None)
 def leaves(draft: str):
-    return st.one_of(  # typed leaves and unions twice: they are what turngate judges and casts
+    plain = st.one_of(  # typed leaves and unions twice: they are what turngate judges and casts
         typed_leaves(draft), typed_leaves(draft), plain_unions, plain_unions,
         st.builds(lambda members: {"enum": members}, enums),
         st.builds(lambda value: {"const": value}, enum_members),
         st.sampled_from([{}, True, False, {"format": "date"}, {"nullable": True}]),
+        whole(const_nodes()), whole(multiple_of_nodes()),
     )
+    # A keyword of one draft or another around plain leaves, as a leaf of its own.
+    return st.one_of(plain, plain, plain, keyword_nodes(plain, draft))
 
 
 @st.composite
 def object_nodes(draw, inner, draft: str) -> dict:
     properties = draw(st.dictionaries(names, inner, min_size=0 if chance(draw, 1) else 1, max_size=3))
+    properties = draw(required_flags(properties, draft))
     node: dict = {"properties": properties}
     if chance(draw, 8):
         node["type"] = draw(st.sampled_from(["object", "object", ["object", "null"], ["object", "array"]]))
@@ -224,10 +249,11 @@ def schema_nodes(draft: str):
     return st.recursive(
         leaves(draft),
         # Objects and lists (what turngate recurses into) three times and twice as often as
-        # unions and logic (which it mostly skips): one_of picks its branches evenly.
+        # unions, logic and the keywords of each draft (and of the others), which it mostly
+        # skips: one_of picks its branches evenly.
         lambda inner: st.one_of(object_nodes(inner, draft), object_nodes(inner, draft), object_nodes(inner, draft),
                                 array_nodes(inner, draft), array_nodes(inner, draft),
-                                union_nodes(inner), logic_nodes(inner)),
+                                union_nodes(inner), logic_nodes(inner), keyword_nodes(inner, draft)),
         max_leaves=5,
     )
 
@@ -236,20 +262,33 @@ ROOT_IDS = ["http://x.test/root.json", "http://x.test/dir/", "root.json"]
 
 
 def id_keyword(draft: str) -> str:
-    return "id" if draft == "draft-04" else "$id"
+    return "id" if draft in ("draft-03", "draft-04") else "$id"
 
 
 @lru_cache(maxsize=None)
 def bodies(draft: str):
-    """The nodes `$defs` hold (any node, or as often a leaf: two typed leaves of different
-    types tell which one a reference landed on), and what a schema's root is built from: a
-    flat tool schema (arguments of typed leaves, now and then one object or list of them:
-    where most bugs of kinds, enums and casts show), an object of any nodes, or any node.
+    """What a schema's root is built from: a flat tool schema (arguments of typed leaves, now
+    and then one object or list of them: where most bugs of kinds, enums and casts show), an
+    object of any nodes, any node, or a keyword of one draft or another around either.
     Strategies are built once per draft: building them for every example costs more than
     drawing from them."""
     nodes, flat = schema_nodes(draft), leaves(draft)
-    shallow = st.one_of(flat, flat, object_nodes(flat, draft), array_nodes(flat, draft))
-    return st.tuples(st.just(nodes | flat), st.one_of(object_nodes(shallow, draft), object_nodes(nodes, draft), nodes))
+    shallow = st.one_of(flat, flat, object_nodes(flat, draft), array_nodes(flat, draft), keyword_nodes(flat, draft))
+    return st.one_of(object_nodes(shallow, draft), object_nodes(nodes, draft), nodes, keyword_nodes(shallow, draft))
+
+
+@lru_cache(maxsize=None)
+def definitions(draft: str):
+    """What `$defs` (or `definitions`) holds: built once per draft, as hypothesis describes
+    a strategy (a long text, for these) each time one is built."""
+    return st.dictionaries(names, any_nodes(draft), max_size=2)
+
+
+@lru_cache(maxsize=None)
+def any_nodes(draft: str):
+    """The nodes `$defs` hold: any node, or as often a leaf (two typed leaves of different
+    types tell which one a reference landed on)."""
+    return schema_nodes(draft) | leaves(draft)
 
 
 @st.composite
@@ -257,16 +296,21 @@ def schemas(draw, draft: str) -> dict:
     """A tool's schema: mostly an object of properties, with `$defs` or `definitions`,
     references into itself, now and then a root `$id` and a resource of its own; `$schema`
     names the draft (with and without the trailing `#`), a URI of no draft, or is absent."""
-    nodes, body = draw(bodies(draft))
+    body = draw(bodies(draft))
     root = copy.deepcopy(body) if isinstance(body, dict) else {"properties": {"a": body}}
-    defs = draw(st.dictionaries(names, nodes, max_size=2))
+    defs = draw(definitions(draft))
     if defs:
         root[draw(st.sampled_from(["$defs", "definitions"]))] = copy.deepcopy(defs)
+    if chance(draw, 1):  # both, each holding its own nodes (a pointer into the wrong one leads nowhere)
+        other = "definitions" if "$defs" in root else "$defs"
+        root[other] = copy.deepcopy(draw(definitions(draft)) or {"d": {}})
+    if chance(draw, 1):
+        draw(add_tree(root, draft, any_nodes))
     if chance(draw, 2):
         root[id_keyword(draft)] = draw(st.sampled_from(ROOT_IDS))
     # The resource first, so that the other references can lead into it and chain through it.
     if chance(draw, 3):
-        draw(add_resource(root, draft, nodes))
+        draw(add_resource(root, draft, any_nodes))
     # References are added in place, and the nodes drawn may be values that sampled_from
     # shares between examples: hence the copies (of the body above, and of the whole here).
     root = copy.deepcopy(root)

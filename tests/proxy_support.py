@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
 import sys
-from contextlib import asynccontextmanager
+import tempfile
+import time
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import mcp_types as types
+from mcp import Client as SdkClient
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -25,6 +30,10 @@ SERVERS = TESTS / "proxy_servers"
 TICKET_SERVER = [sys.executable, str(SERVERS / "ticket_server.py")]
 #: A server in plain Python (no SDK import): it starts fast, where the server does not matter.
 ECHO_SERVER = [sys.executable, str(SERVERS / "echo_server.py")]
+#: The SDK's low-level Server, with a paged tool list whose schemas change (see the file).
+CATALOG_SCRIPT = SERVERS / "catalog_server.py"
+CATALOG_SERVER = [sys.executable, str(CATALOG_SCRIPT)]
+TICKET_SCRIPT = SERVERS / "ticket_server.py"
 #: The console scripts of the PyPI servers (the test extra), beside the Python that runs the tests.
 BIN = Path(sys.executable).parent
 TIME_SERVER = [str(BIN / "mcp-server-time"), "--local-timezone", "Europe/Berlin"]
@@ -113,6 +122,31 @@ async def session(command: list[str], environment: dict[str, str], client: Clien
             yield started
 
 
+@asynccontextmanager
+async def sdk_client(command: list[str], environment: dict[str, str], mode: str = "auto", **options):
+    """The SDK's high-level `Client` with the server `command` starts; in its default mode it
+    speaks 2026-07-28 to a server that does."""
+    parameters = StdioServerParameters(command=command[0], args=command[1:], env=environment, cwd=str(ROOT))
+    async with SdkClient(parameters, mode=mode, **options) as connected:
+        yield connected
+
+
+async def list_every_page(lister) -> list[str]:
+    """The names of every tool, page by page, as a client reads a paged list (a
+    `ClientSession` takes the cursor in params, the high-level `Client` as is)."""
+    names: list[str] = []
+    cursor = None
+    while True:
+        if isinstance(lister, ClientSession):
+            listed = await lister.list_tools(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
+        else:
+            listed = await lister.list_tools(cursor=cursor)
+        names += [tool.name for tool in listed.tools]
+        cursor = listed.next_cursor
+        if not cursor:
+            return names
+
+
 def expected_answer(listed: types.ListToolsResult, tool: str, arguments: dict) -> str:
     """turngate's answer to a call, judged in-process against the tools the server listed."""
     toolset = turngate.Toolset(mcp_calls.tools(listed.model_dump(by_alias=True, mode="json")))
@@ -123,3 +157,66 @@ def expected_answer(listed: types.ListToolsResult, tool: str, arguments: dict) -
 
 def dumped(result) -> dict:
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, f"{process.args} exited with {process.returncode}"
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+def start_serving(command: list[str], port: int, environment: dict[str, str]) -> subprocess.Popen:
+    """A process that serves HTTP on `port` (a server under uvicorn, or `turngate proxy
+    --listen`), once it listens; its stderr goes to a file (`process.stderr_file`)."""
+    stderr = tempfile.NamedTemporaryFile(prefix="turngate-serving-", suffix=".err", delete=False)
+    process = subprocess.Popen(command, env={**os.environ, **environment}, cwd=ROOT, stdin=subprocess.DEVNULL,
+                               stderr=stderr)
+    process.stderr_file = Path(stderr.name)  # type: ignore[attr-defined]
+    stderr.close()
+    wait_for_port(port, process)
+    return process
+
+
+def stop_serving(process: subprocess.Popen) -> int:
+    """Stop it with SIGTERM (SIGKILL if it will not go); its exit code."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        return process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return process.wait()
+
+
+@contextmanager
+def serving(command: list[str], port: int, environment: dict[str, str]):
+    """`start_serving` for a block; a proxy (`python -m turngate.mcp.proxy`) is held to
+    exit 0 on SIGTERM without a word on stderr."""
+    process = start_serving(command, port, environment)
+    try:
+        yield process
+    finally:
+        code = stop_serving(process)
+        said = process.stderr_file.read_text(errors="replace")  # type: ignore[attr-defined]
+        process.stderr_file.unlink()  # type: ignore[attr-defined]
+        if command[:3] == PROXY:
+            assert (code, said) == (0, ""), said
+
+
+def http_server(script: Path, port: int) -> list[str]:
+    return [sys.executable, str(script), "--http", str(port)]
+
+
+def mcp_url(port: int) -> str:
+    return f"http://127.0.0.1:{port}/mcp"

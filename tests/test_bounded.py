@@ -287,11 +287,14 @@ def test_a_discriminated_union_never_refuses_a_valid_object(draft, const):
 # ── Casts ──────────────────────────────────────────────────────────────────────────────
 
 def test_compiling_for_casts_makes_each_nodes_exact_judge_once(monkeypatch):
-    """Each node's judge holds those of the nodes below it: made again per node, a schema 60
-    levels deep would make its judges 30 times over."""
+    """A judge is made per schema node, however often compiling meets it: a Python object
+    that contains itself is compiled once per depth, and shares one judge (so python-jsonschema's
+    validator of it, and the walk that says it may judge it, are made once)."""
     schema: object = {"type": "integer"}
     for _ in range(60):
         schema = {"type": "object", "properties": {**{f"q{j}": {"type": "integer"} for j in range(30)}, "a": schema}}
+    looped: dict = {"type": "object", "minProperties": 1, "properties": {}}
+    looped["properties"]["a"] = looped
     from turngate.compile import exact
     made = []
     make = exact._exact_judge
@@ -300,22 +303,53 @@ def test_compiling_for_casts_makes_each_nodes_exact_judge_once(monkeypatch):
     _, size = compiled_work(schema)
     assert len(made) <= size
     assert compiled.cast(nested("a", 60, "5")).arguments == nested("a", 60, 5)
+    made.clear()
+    turngate.compile_schema(looped, "extended", casts=True)
+    assert len(made) == 1
 
 
-def test_a_cast_asks_each_node_about_each_list_or_object_once(monkeypatch):
-    """A cast asks the node at each level whether the value there is valid as sent, and
-    each node's judge asks those below it: what lies at the bottom is judged once a cast."""
+def size_of(value: object) -> int:
+    """The values a value holds, itself included: what python-jsonschema walks to judge it."""
+    if type(value) is dict:
+        return 1 + sum(size_of(each) for each in value.values())
+    if type(value) is list:
+        return 1 + sum(size_of(each) for each in value)
+    return 1
+
+
+@pytest.fixture
+def judged(monkeypatch) -> list:
+    """The size of each value python-jsonschema is asked about, as a cast asks."""
+    from turngate.compile import exact
+    sizes: list = []
+    judge = exact._judged
+    monkeypatch.setattr(exact, "_judged", lambda made, value: sizes.append(size_of(value)) or judge(made, value))
+    return sizes
+
+
+def test_a_cast_60_levels_deep_asks_python_jsonschema_about_each_value_a_bounded_number_of_times(judged):
+    """A cast asks the node at each level whether the value there is valid as sent; a list or
+    object of its declared type is judged member by member instead, so what lies at the
+    bottom is not judged again at every level above it."""
     schema: object = {"type": "integer"}
     sent: object = "5"
     for _ in range(60):
-        schema = {"type": "object", "properties": {"big": {"type": "array", "items": {"type": "integer"}},
-                                                   "a": schema}}
+        schema = {"type": "object", "minProperties": 1,
+                  "properties": {"big": {"type": "array", "maxItems": 100, "items": {"type": "integer"}},
+                                 "a": schema}}
         sent = {"big": list(range(50)), "a": sent}
-    from turngate.compile import exact
-    judged = []
-    judge = exact._judged
-    monkeypatch.setattr(exact, "_judged", lambda tests, value: judged.append(1) or judge(tests, value))
     result = turngate.compile_schema(schema, "extended", casts=True).cast(sent)
     assert result.changed == (("a",) * 60,)
-    values = 60 * (2 + 50)  # each level: an object, its list, the list's numbers
-    assert len(judged) <= 2 * values
+    assert sum(judged) <= 2 * size_of(sent)
+
+
+@pytest.mark.parametrize("keyword", ["anyOf", "oneOf"])
+def test_a_cast_asks_each_judge_about_each_list_or_object_once(judged, keyword):
+    """A union's branch judges the value it cast, and is then asked whether it holds it: the
+    verdict kept for the cast's length answers the second time."""
+    numbers = list(range(500))
+    schema = {"type": "object", "properties": {"a": {keyword: [
+        {"type": "array", "maxItems": 1000, "items": {"type": "integer", "minimum": 0}}, {"type": "null"}]}}}
+    result = turngate.compile_schema(schema, "extended", casts=True).cast({"a": json.dumps(numbers)})
+    assert result.arguments == {"a": numbers} and result.changed == (("a",),)
+    assert sum(judged) <= 2 * size_of(numbers) + 2  # the text as sent, each number, then the list once

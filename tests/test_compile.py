@@ -89,13 +89,23 @@ def test_the_cache_drops_the_least_recently_used_past_its_size():
     assert cache.compile({"type": "integer"}) is not b
 
 
-def test_the_cache_compiles_what_json_cannot_key_without_keeping_it():
+def test_the_cache_keys_each_schema_by_its_exact_content():
     cache = turngate.SchemaCache()
     loop: dict = {"type": "object"}
     loop["properties"] = {"self": loop}
     assert cache.compile(loop).check({"self": {"self": "x"}}).mismatches[0].path == ("self", "self")
     assert cache.compile({"enum": [{1, 2}]}).check(3).ok
-    assert len(cache) == 0
+    # JSON text writes each pair alike (issue 20: a cache key tells 1, 1.0 and true apart)
+    assert not cache.compile({"enum": [1, 2]}).check(3).ok and cache.compile({"enum": (1, 2)}).check(3).ok
+    assert not cache.compile({"properties": {"1": {"type": "array"}}}).check({"1": {}}).ok
+    assert cache.compile({"properties": {1: {"type": "array"}}}).check({"1": {}}).ok
+    assert len({id(cache.compile({"enum": [one]})) for one in (1, 1.0, True)}) == 3
+
+    class Unwritable:
+        def __reduce__(self):
+            raise TypeError("not for pickle")
+    kept = len(cache)
+    assert cache.compile({"x-host": Unwritable()}).check(1).ok and len(cache) == kept
 
 
 @pytest.mark.parametrize("schema", [

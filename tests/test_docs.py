@@ -29,7 +29,10 @@ from conftest import ROOT
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: Python blocks run with stand-ins elsewhere, by the names that tell them: the test that runs them.
 STAND_INS = {"client.": "tests/test_docs_formats.py", "await ": "tests/test_docs_formats.py",
-             "gate(response": "tests/test_docs_formats.py", "integrations": "tests/test_integrations.py"}
+             "gate(response": "tests/test_docs_formats.py", "integrations": "tests/test_integrations.py",
+             "TurnGate(": "tests/test_integrations.py",
+             # docs/telemetry.md: lines of examples/telemetry_otlp.py, run against an OTLP receiver.
+             "telemetry": "tests/test_otlp.py"}
 _BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 
 
@@ -121,8 +124,9 @@ def test_every_json_block_is_json_and_every_mcp_client_entry_wraps_a_server_with
                 continue
             data = json.loads(code)
             for name, entry in data.get("mcpServers", {}).items():
-                if entry["command"] == "turngate":
-                    assert entry["args"][0] == "proxy" and "--" in entry["args"], (page.name, name)
+                if entry.get("command") == "turngate":  # an HTTP client's entry has a "url" instead
+                    server = "--" in entry["args"] or "--url" in entry["args"]
+                    assert entry["args"][0] == "proxy" and server, (page.name, name)
 
 
 def test_every_text_block_after_prose_is_a_file_or_an_output_shown_above():

@@ -15,25 +15,29 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import BaseModel
 
 import scripted_models as s
+from telemetry_support import Emitted, assert_scenario_reported
 from turngate import RunStep, dump_steps, load_steps
 from turngate.integrations.langchain import GateOrderError, TurnGate, gated_agent, output_tool_names
 
 MODES = s.GRAPH_MODES
 
 
-def page_tools(recorder):
-    return [tool(recorder.get_page, description=s.GET_PAGE_DOC),
-            tool(recorder.update_page_metadata, description=s.UPDATE_DOC)]
+def page_tools(recorder, return_direct=()):
+    return [tool(recorder.get_page, description=s.GET_PAGE_DOC, return_direct="get_page" in return_direct),
+            tool(recorder.update_page_metadata, description=s.UPDATE_DOC,
+                 return_direct="update_page_metadata" in return_direct)]
 
 
-def build(script, gate=True, interrupt_mode="batched", **gate_options):
-    """A scripted model, tools that record their runs, and an agent that asks approval for
-    `update_page_metadata`: made by `gated_agent`, or by `create_agent` without the gate."""
+def build(script, gate=True, interrupt_mode="batched", return_direct=(), **gate_options):
+    """A scripted model, tools that record their runs (those named in `return_direct` end the
+    run with their result), and an agent that asks approval for `update_page_metadata`: made
+    by `gated_agent`, or by `create_agent` without the gate."""
     recorder = s.Recorder()
     model = s.ScriptedChatModel(script=script)
     approvals = HumanInTheLoopMiddleware(interrupt_on={"update_page_metadata": True}, interrupt_mode=interrupt_mode)
     make = gated_agent if gate else create_agent
-    agent = make(model, page_tools(recorder), middleware=[approvals], checkpointer=InMemorySaver(), **gate_options)
+    agent = make(model, page_tools(recorder, return_direct), middleware=[approvals], checkpointer=InMemorySaver(),
+                 **gate_options)
     return agent, model, recorder
 
 
@@ -189,3 +193,42 @@ def test_a_turn_with_a_structured_output_call_is_still_gated():
     assert outcome.answers() == {"call_2": (s.REFUSED_UPDATE, "error"),
                                  "call_9": ("Returning structured response: summary='Retitled.'", "success")}
     assert [(step.tool, step.status) for step in steps] == [("update_page_metadata", "refused"), ("Summary", "not-run")]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode):
+    emitted = Emitted()
+    agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=emitted.telemetry)
+    s.run_graph(agent, mode)
+    # LangChain keeps the call it could not decode apart from the others: it is judged last.
+    assert_scenario_reported(emitted, "langchain", broken=[s.BROKEN_STEPS[1], s.BROKEN_STEPS[2], s.BROKEN_STEPS[0]])
+
+
+# Every way a run can end: return_direct -----------------------------------------------------------
+
+#: LangChain ends the run after the tools when every tool the turn ran is return_direct.
+BOTH = ("get_page", "update_page_metadata")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_refused_turn_never_ends_the_run_through_return_direct_tools(mode):
+    agent, model, recorder = build([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT], return_direct=BOTH)
+    outcome = s.run_graph(agent, mode)
+    # The model got the refused turn's answers and wrote the next turn.
+    assert outcome.answers(1) == {"call_1": (s.NOT_RUN_GET_PAGE, "error"), "call_2": (s.REFUSED_UPDATE, "error")}
+    assert len(model.inputs) == 2 and recorder.runs == [("get_page", s.CLEAN_TURN[0][2]),
+                                                        ("update_page_metadata", s.CLEAN_TURN[1][2])]
+    # The turn that fits ends the run with its tool's result, exactly as without the gate.
+    plain, _, _ = build([s.CLEAN_TURN, s.FINAL_TEXT], gate=False, return_direct=BOTH)
+    without_gate = s.run_graph(plain, mode)
+    assert outcome.transcript()[-3:] == without_gate.transcript()[-3:]
+    assert outcome.messages[-1].type == "tool" and outcome.approvals == without_gate.approvals
+
+
+def test_without_the_gate_the_turn_with_a_bad_call_ends_the_run_through_return_direct_tools():
+    """What the gate prevents: the good sibling runs, the bad call is put to a person, and the
+    turn's results end the run."""
+    agent, model, recorder = build([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT], gate=False, return_direct=BOTH)
+    outcome = s.run_graph(agent, "invoke", resume_with=lambda _: {"decisions": [{"type": "reject", "message": "No."}]})
+    assert recorder.runs == [("get_page", s.REFUSED_TURN[0][2])] and len(model.inputs) == 1
+    assert outcome.messages[-1].type == "tool"

@@ -5,6 +5,7 @@ scripted model: model -> gate -> review (a person approves update_page_metadata,
 from __future__ import annotations
 
 import io
+from itertools import takewhile
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -16,6 +17,7 @@ from langgraph.types import interrupt
 from pydantic import BaseModel
 
 import scripted_models as s
+from telemetry_support import Emitted, assert_scenario_reported
 from turngate import RunStep, Toolset, dump_steps, load_steps
 from turngate.integrations.langgraph import judge_turn, tool_schemas, turn_gate_node
 
@@ -145,3 +147,63 @@ def test_only_calls_not_answered_yet_get_an_answer():
     assert not verdict.ok and [m.tool_call_id for m in answers] == ["call_2"]
     everything = ToolMessage("Read.", tool_call_id="call_2")
     assert judge_turn([turn, answered, everything], toolset) == (None, [])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode):
+    emitted = Emitted()
+    graph, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=emitted.telemetry)
+    s.run_graph(graph, mode, approve)
+    assert_scenario_reported(emitted, "langgraph", broken=[s.BROKEN_STEPS[1], s.BROKEN_STEPS[2], s.BROKEN_STEPS[0]])
+
+
+# Every way a run can end: the graph's own routing ----------------------------------------------
+
+def ends_after_a_page_read(state: MessagesState):
+    """A host's routing after the tools: a turn that read a page ends the run with its result."""
+    turns_results = takewhile(lambda message: isinstance(message, ToolMessage), reversed(state["messages"]))
+    return END if any(message.name == "get_page" for message in turns_results) else "model"
+
+
+def build_routed(script, gate=True, **gate_options):
+    """The graph of `build`, whose tools route to END after a page read, and to the model else."""
+    recorder = s.Recorder()
+    tools = [tool(recorder.get_page, description=s.GET_PAGE_DOC),
+             tool(recorder.update_page_metadata, description=s.UPDATE_DOC)]
+    model = s.ScriptedChatModel(script=script)
+    graph = StateGraph(MessagesState)
+    graph.add_node("model", lambda state: {"messages": [model.invoke(state["messages"])]})
+    graph.add_node("tools", ToolNode(tools))
+    graph.add_edge(START, "model")
+    graph.add_conditional_edges("tools", ends_after_a_page_read, ["model", END])
+    if gate:
+        graph.add_node("gate", turn_gate_node(tools, **gate_options), destinations=("tools", "model", END))
+        graph.add_edge("model", "gate")
+    else:
+        graph.add_conditional_edges("model", tools_condition, {"tools": "tools", END: END})
+    return graph.compile(checkpointer=InMemorySaver()), model, recorder
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_refused_turn_never_reaches_the_routing_that_would_end_the_run(mode):
+    graph, model, recorder = build_routed([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT])
+    outcome = s.run_graph(graph, mode)
+    assert outcome.answers(1) == {"call_1": (s.NOT_RUN_GET_PAGE, "error"), "call_2": (s.REFUSED_UPDATE, "error")}
+    assert len(model.inputs) == 2
+    # The turn that fits ends the run through the host's routing, exactly as without the gate.
+    plain, _, plain_recorder = build_routed([s.CLEAN_TURN, s.FINAL_TEXT], gate=False)
+    without_gate = s.run_graph(plain, mode)
+    assert outcome.transcript()[-3:] == without_gate.transcript()[-3:] and outcome.messages[-1].type == "tool"
+    assert recorder.runs == plain_recorder.runs != []
+
+
+def test_without_the_gate_the_turn_with_a_bad_call_ends_the_run_through_the_routing():
+    graph, model, recorder = build_routed([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT], gate=False)
+    s.run_graph(graph, "invoke")
+    assert len(model.inputs) == 1 and recorder.runs == [("get_page", s.REFUSED_TURN[0][2])]
+
+
+def test_a_turn_with_no_call_ends_the_run_at_the_gate():
+    graph, model, _ = build_routed([s.FINAL_TEXT])
+    outcome = s.run_graph(graph, "invoke")
+    assert len(model.inputs) == 1 and outcome.messages[-1].content == s.FINAL_TEXT

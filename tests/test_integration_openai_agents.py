@@ -9,11 +9,12 @@ import json
 import sys
 
 import pytest
-from agents import (Agent, ModelBehaviorError, RunConfig, Runner, ToolExecutionConfig, function_tool,
-                    set_tracing_disabled)
+from agents import (Agent, ModelBehaviorError, RunConfig, Runner, StopAtTools, ToolExecutionConfig,
+                    ToolsToFinalOutputResult, function_tool, set_tracing_disabled)
 from agents.testing import ScriptedModel, assistant_message, function_call
 
 import scripted_models as s
+from telemetry_support import Emitted, assert_scenario_reported
 from turngate import RunStep
 from turngate.integrations.openai_agents import GatedModel, TurnGate, turn_number
 
@@ -21,7 +22,7 @@ set_tracing_disabled(True)
 MODES = ["plain", "streamed"]
 
 
-def build(script):
+def build(script, **agent_options):
     """A scripted model, a tool that records its runs and one that also needs approval."""
     recorder = s.Recorder()
 
@@ -36,7 +37,7 @@ def build(script):
     model = ScriptedModel([[assistant_message(turn)] if isinstance(turn, str) else
                            [function_call(name, arguments, call_id=call_id) for call_id, name, arguments in turn]
                            for turn in script])
-    agent = Agent(name="pages", model=model, tools=[get_page, update_page_metadata])
+    agent = Agent(name="pages", model=model, tools=[get_page, update_page_metadata], **agent_options)
     return agent, model, recorder
 
 
@@ -227,3 +228,78 @@ def test_an_mcp_servers_tools_are_gated_too():
     assert answered["call_1"].startswith('Not run: this call of tool "update_page_metadata"')
     assert answered["call_2"].startswith('Refused: the arguments do not match the schema of tool "get_page"')
     assert page["status"] == "published"  # the sibling's update never reached the server
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode):
+    emitted = Emitted()
+    agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT])
+    gate = TurnGate(agent, telemetry=emitted.telemetry)
+    run(gate.agent, mode, gate.run_config())
+    assert_scenario_reported(emitted, "openai-agents")
+
+
+# Every way a run can end: tool_use_behavior -------------------------------------------------------
+
+def stop_after_an_update(context, results) -> ToolsToFinalOutputResult:
+    """A host's rule: the run ends with the result of update_page_metadata."""
+    update = next((result for result in results if result.tool.name == "update_page_metadata"), None)
+    return ToolsToFinalOutputResult(is_final_output=update is not None, final_output=update and update.output)
+
+
+async def stop_after_an_update_awaited(context, results) -> ToolsToFinalOutputResult:
+    return stop_after_an_update(context, results)
+
+
+STOP_RULES = {"stop_on_first_tool": "stop_on_first_tool",
+              "StopAtTools get_page": StopAtTools(stop_at_tool_names=["get_page"]),
+              "StopAtTools update_page_metadata": StopAtTools(stop_at_tool_names=["update_page_metadata"]),
+              "StopAtTools none of the turn's": StopAtTools(stop_at_tool_names=["delete_page"]),
+              "a host's function": stop_after_an_update, "a host's coroutine": stop_after_an_update_awaited}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("rule", STOP_RULES)
+def test_a_refused_turn_never_ends_the_run_whatever_the_tool_use_behavior(rule, mode):
+    agent, model, recorder = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT],
+                                   tool_use_behavior=STOP_RULES[rule])
+    gate = TurnGate(agent)
+    result, _ = run(gate.agent, mode, gate.run_config())
+    # The model got the answers of both refused turns, and the run went on.
+    assert outputs(model.calls[1].input) == {"call_1": s.NOT_RUN_GET_PAGE, "call_2": s.REFUSED_UPDATE}
+    assert outputs(model.calls[2].input) == {**outputs(model.calls[1].input), **s.turngate_answers(s.BROKEN_TURN)}
+    assert recorder.runs == [("get_page", s.CLEAN_TURN[0][2]), ("update_page_metadata", s.CLEAN_TURN[1][2])]
+    # The turn that fits ends the run exactly as it does without the gate.
+    plain, plain_model, _ = build([s.CLEAN_TURN, s.FINAL_TEXT], tool_use_behavior=STOP_RULES[rule])
+    plain_result, _ = run(plain, mode)
+    assert result.final_output == plain_result.final_output
+    assert len(model.calls) == len(plain_model.calls) + 2
+    assert gate.answered == set() and gate.pending == {}
+
+
+@pytest.mark.parametrize("rule", STOP_RULES)
+def test_a_clean_run_ends_as_it_does_without_the_gate_whatever_the_tool_use_behavior(rule):
+    script = [s.CLEAN_TURN, s.FINAL_TEXT]
+    (agent, model, recorder), (plain, plain_model, plain_recorder) = (
+        build(script, tool_use_behavior=STOP_RULES[rule]), build(script, tool_use_behavior=STOP_RULES[rule]))
+    gate = TurnGate(agent)
+    gated_result, _ = run(gate.agent, "plain", gate.run_config())
+    plain_result, _ = run(plain, "plain")
+    assert gated_result.final_output == plain_result.final_output
+    assert gated_result.to_input_list() == plain_result.to_input_list()
+    assert recorder.runs == plain_recorder.runs != []
+    assert [call.input for call in model.calls] == [call.input for call in plain_model.calls]
+
+
+def test_the_default_behaviour_is_kept_as_it_is():
+    agent, _, _ = build([])
+    assert TurnGate(agent).agent.tool_use_behavior == "run_llm_again"
+
+
+@pytest.mark.parametrize("rule", ["stop_on_first_tool", "a host's function"])
+def test_under_the_agents_own_stop_rule_the_refusal_would_be_the_final_output(rule):
+    """Why the gate's agent decides the stop rule: the SDK would end the run on the answer."""
+    agent, model, _ = build([s.REFUSED_TURN, s.CLEAN_TURN, s.FINAL_TEXT], tool_use_behavior=STOP_RULES[rule])
+    gate = TurnGate(agent)
+    result, _ = run(gate.agent.clone(tool_use_behavior=STOP_RULES[rule]), "plain", gate.run_config())
+    assert result.final_output in (s.NOT_RUN_GET_PAGE, s.REFUSED_UPDATE) and len(model.calls) == 1

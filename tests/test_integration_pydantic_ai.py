@@ -11,21 +11,24 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from pydantic_ai import (Agent, DeferredToolRequests, DeferredToolResults, FunctionToolResultEvent,
-                         UnexpectedModelBehavior)
+from pydantic_ai import (Agent, DeferredToolRequests, DeferredToolResults, FunctionToolResultEvent, NativeOutput,
+                         PromptedOutput, UnexpectedModelBehavior)
 from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.models.function import FunctionModel
 
 import scripted_models as s
+from telemetry_support import Emitted, assert_scenario_reported
 from turngate import RunStep
 from turngate.integrations.pydantic_ai import TurnGate
 
 MODES = ["plain", "streamed"]
 
 
-def build(script, gate=True, output_type=(str, DeferredToolRequests), **gate_options):
+def build(script, gate=True, output_type=(str, DeferredToolRequests), end_strategy="graceful", **gate_options):
     recorder = s.Recorder()
     model = s.ScriptedFunctionModel(script)
-    agent = Agent(model, output_type=list(output_type), capabilities=[TurnGate(**gate_options)] if gate else [])
+    agent = Agent(model, output_type=list(output_type), capabilities=[TurnGate(**gate_options)] if gate else [],
+                  end_strategy=end_strategy)
     agent.tool_plain(description=s.GET_PAGE_DOC)(recorder.get_page)
     agent.tool_plain(description=s.UPDATE_DOC, requires_approval=True)(recorder.update_page_metadata)
     return agent, model, recorder
@@ -176,3 +179,91 @@ def test_the_gate_judges_the_response_as_other_capabilities_leave_it_however_it_
     agent.tool_plain(description=s.UPDATE_DOC)(recorder.update_page_metadata)
     assert asyncio.run(agent.run(s.USER_TEXT)).output == s.FINAL_TEXT
     assert recorder.runs == [("get_page", s.REFUSED_TURN[0][2]), ("update_page_metadata", s.CLEAN_TURN[1][2])]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_telemetry_each_decided_turn_is_reported(mode):
+    emitted = Emitted()
+    agent, _, _ = build([s.REFUSED_TURN, s.BROKEN_TURN, s.CLEAN_TURN, s.FINAL_TEXT], telemetry=emitted.telemetry)
+    run(agent, mode)
+    assert_scenario_reported(emitted, "pydantic-ai")
+
+
+# Every way a run can end: output tools and end_strategy ---------------------------------------------
+
+STRATEGIES = ["early", "graceful", "exhaustive"]
+FINAL = ("call_8", "final_result", {"summary": "Retitled."})
+NOT_RUN_FINAL = ('Not run: this call of tool "final_result" matched its schema, but another call of the same turn '
+                 "did not, so nothing was run; send this call again, unchanged, together with the corrected one.")
+#: A turn that fits: a page read beside the output.
+READ_AND_FINISH = [s.CLEAN_TURN[0], ("call_9", "final_result", {"summary": "Read, and done."})]
+REFUSED_WITH_OUTPUT = {
+    "a bad call beside an output call": ([s.REFUSED_TURN[1], FINAL],
+                                         {"call_2": (s.REFUSED_UPDATE, "failed"), "call_8": (NOT_RUN_FINAL, "failed")}),
+    "a bad output call beside a good call": (
+        [s.REFUSED_TURN[0], ("call_8", "final_result", {"headline": "Retitled."})],
+        {"call_1": (s.NOT_RUN_GET_PAGE, "failed"), "call_8": (
+            'Refused: the arguments do not match the schema of tool "final_result", so nothing was run.\n'
+            '- "summary" is missing; it is required and must be text.', "failed")}),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("case", REFUSED_WITH_OUTPUT)
+def test_a_refused_turn_with_an_output_call_never_ends_the_run_whatever_the_end_strategy(case, strategy, mode):
+    refused, answered = REFUSED_WITH_OUTPUT[case]
+    agent, model, recorder = build([refused, READ_AND_FINISH], output_type=(Summary,), end_strategy=strategy)
+    result, _, _ = run(agent, mode)
+    # The model got an answer per call id ("failed": no retry spent), and wrote its next turn.
+    assert answers(model.inputs[1]) == answered and len(model.inputs) == 2
+    # That turn fits, and ends the run exactly as it does without the gate.
+    plain, plain_model, plain_recorder = build([READ_AND_FINISH], gate=False, output_type=(Summary,),
+                                               end_strategy=strategy)
+    plain_result, _, _ = run(plain, mode)
+    assert result.output == plain_result.output == Summary(summary="Read, and done.")
+    assert transcript(result)[-4:] == transcript(plain_result)[-4:]
+    assert recorder.runs == plain_recorder.runs == ([] if strategy == "early" else [("get_page", s.CLEAN_TURN[0][2])])
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_without_the_gate_an_output_call_beside_a_bad_call_ends_the_run_on_the_refused_turn(strategy):
+    plain, model, _ = build([[s.REFUSED_TURN[1], FINAL], READ_AND_FINISH], gate=False, output_type=(Summary,),
+                            end_strategy=strategy)
+    assert run(plain, "plain")[0].output == Summary(summary="Retitled.") and len(model.inputs) == 1
+
+
+def text_output_run(output, strategy: str, gated: bool) -> tuple:
+    """A run whose first response writes a structured output as text beside REFUSED_TURN's
+    calls, and whose second writes another: its output, its model requests, its tools' runs."""
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    calls = [ToolCallPart(name, s.raw(arguments), tool_call_id=call_id) for call_id, name, arguments in s.REFUSED_TURN]
+    turns = iter([[TextPart('{"summary": "Retitled."}'), *calls], [TextPart('{"summary": "Read, and done."}')]])
+    recorder, requests = s.Recorder(), []
+
+    def respond(messages, info) -> ModelResponse:
+        requests.append(messages)
+        return ModelResponse(parts=next(turns))
+
+    agent = Agent(FunctionModel(respond), output_type=output, end_strategy=strategy,
+                  capabilities=[TurnGate()] if gated else [])
+    agent.tool_plain(recorder.get_page)
+    agent.tool_plain(recorder.update_page_metadata)
+    return agent.run_sync(s.USER_TEXT).output, len(requests), recorder.runs
+
+
+@pytest.mark.parametrize("output", [NativeOutput(Summary), PromptedOutput(Summary)], ids=["native", "prompted"])
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_an_output_written_as_text_beside_a_refused_turn_ends_the_run_only_where_the_strategy_skips_the_calls(
+        strategy, output):
+    """Text is no call: under "early" a structured output written beside the calls ends the run
+    and pydantic-ai skips the calls, with or without the gate (none runs, none is answered);
+    under the others the calls' answers go back to the model."""
+    gated_output, gated_requests, gated_runs = text_output_run(output, strategy, True)
+    plain_output, plain_requests, plain_runs = text_output_run(output, strategy, False)
+    assert gated_runs == []
+    if strategy == "early":
+        assert gated_output == plain_output == Summary(summary="Retitled.") and gated_requests == plain_requests == 1
+    else:
+        assert gated_output == plain_output == Summary(summary="Read, and done.") and gated_requests == 2
+        assert plain_runs == [("get_page", s.REFUSED_TURN[0][2])]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import textwrap
 import tomllib
 
 import pytest
@@ -45,17 +46,22 @@ def test_each_example_runs_offline_and_shows_the_refused_turn_answered():
 
 
 def test_importing_turngate_imports_no_framework():
-    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai")
+    frameworks = ("langchain", "langchain_core", "langgraph", "agents", "pydantic_ai", "llama_index", "google.adk",
+                  "crewai")
     done = subprocess.run([sys.executable, "-c", "import sys, turngate, turngate.integrations; "
                            f"print([name for name in {frameworks!r} if name in sys.modules])"],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
 
-# Each gate module's third-party imports; `langchain` also uses the LangGraph module's helpers.
+# Each gate module's third-party imports; `langchain` also uses the LangGraph module's helpers,
+# `llamaindex` turngate's own attrs for its options.
 FRAMEWORKS = {"langchain": {"langchain"}, "langgraph": {"langchain_core", "langgraph"},
-              "openai_agents": {"agents"}, "pydantic_ai": {"pydantic_ai"}}
-SIBLINGS = {"langchain": {"langgraph"}}
+              "openai_agents": {"agents"}, "pydantic_ai": {"pydantic_ai"}, "llamaindex": {"llama_index", "attrs"},
+              "adk": {"google"},
+              # CrewAI's LLMs are pydantic models: the gate's wrapper keeps its state as theirs do.
+              "crewai": {"crewai", "pydantic"}, "crewai_turns": {"crewai"}}
+SIBLINGS = {"langchain": {"langgraph"}, "crewai": {"crewai_turns"}}
 
 
 def test_each_gate_imports_its_own_framework_and_turngates_public_api_only():
@@ -79,22 +85,39 @@ def test_each_frameworks_extra_pins_what_the_tests_install():
         assert set(extras[extra]) <= set(extras["test"]), extra
 
 
-EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent"]
+EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent", "llamaindex_agent",
+              "adk_agent", "crewai_crew"]
 
 
-def test_the_docs_show_each_gate_in_ten_lines_of_its_example_and_the_pins_tested():
-    """Each snippet is lines of the example the first test runs, in the example's order."""
+def excerpt_at(snippet: str, lines: list[str]) -> int | None:
+    """Where `snippet` is the dedented text of consecutive lines of `lines` (None: nowhere)."""
+    wanted = snippet.rstrip("\n")
+    count = len(wanted.splitlines())
+    return next((at for at in range(len(lines) - count + 1)
+                 if textwrap.dedent("\n".join(lines[at:at + count])) == wanted), None)
+
+
+def test_the_docs_show_each_gate_as_a_verbatim_excerpt_of_its_example_and_the_pins_tested():
+    """Each snippet is consecutive lines of the example the first test runs, dedented: it
+    pastes as it is (it compiles), and says what the running example does."""
     page = (ROOT / "docs" / "integrations.md").read_text()
     blocks = [block.split("```")[0] for block in page.split("```python\n")[1:]]
-    assert len(blocks) == 4
+    assert len(blocks) == len(EXAMPLE_OF)
     for block, example in zip(blocks, EXAMPLE_OF):
-        assert len(block.splitlines()) <= 10, block
+        assert len(block.splitlines()) <= 15, block
+        compile(block, f"the {example} snippet", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
         lines = (EXAMPLES / "integrations" / f"{example}.py").read_text().splitlines()
-        at = 0
-        for line in filter(str.strip, block.splitlines()):
-            assert line in lines[at:], (example, line)
-            at = lines.index(line, at) + 1
+        assert excerpt_at(block, lines) is not None, (example, block)
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     for extra in ("langchain", "langgraph", "openai-agents", "pydantic-ai"):
         assert f"| `{extra}` | " + ", ".join(f"`{pin}`" for pin in extras[extra]) + " |" in page, extra
     assert 'tool_not_found_behavior="return_error_to_model"' in page
+
+
+def test_a_snippet_is_found_only_as_consecutive_lines_and_pasted_whole():
+    lines = ["def run(model):", "    gate = TurnGate(model)", "    other()", "    result = gate.run()"]
+    assert excerpt_at("gate = TurnGate(model)\nother()\n", lines) == 1
+    assert excerpt_at("gate = TurnGate(model)\nresult = gate.run()\n", lines) is None  # a line left out
+    with pytest.raises(IndentationError):  # the snippet this test was written for: its last line indented
+        compile("gate = TurnGate(agent)\n    result = await Runner.run(gate.agent)\n", "snippet", "exec",
+                flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)

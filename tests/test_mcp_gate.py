@@ -172,3 +172,20 @@ def test_every_page_of_tools_is_listed_with_either_client():
         tools = anyio.run(GatedSession(session).list_tools)
         assert [tool.name for tool in tools] == ["tool_0", "tool_1", "tool_2"]
         assert session.cursors == [None, "1", "2"]
+
+
+def test_with_telemetry_each_turn_is_reported_with_the_gate_named_mcp(tmp_path):
+    from telemetry_support import Emitted
+    emitted = Emitted()
+    bad = {"title": "Add dark mode", "kind": "question"}
+
+    async def body(session):
+        gated = GatedSession(session, telemetry=emitted.telemetry)
+        await gated.call_turn([{"name": "create_ticket", "arguments": TICKET}, {"name": "create_ticket", "arguments": bad}])
+        return await gated.call_turn([{"name": "assign", "arguments": ASSIGN}])
+    assert with_server(tmp_path / "calls.jsonl", body).sent
+    assert [(attributes["turngate.gate"], attributes["turngate.turn.outcome"], [event["turngate.call.outcome"] for event in events])
+            for attributes, events in emitted.turns()] == [("mcp", "refused", ["not-run", "refused"]),
+                                                           ("mcp", "accepted", ["accepted"])]
+    assert emitted.points("turngate.codes") == {
+        frozenset({("turngate.gate", "mcp"), ("gen_ai.tool.name", "create_ticket"), ("turngate.code", "enum")}): 1}

@@ -26,8 +26,6 @@ from turngate.mcp.proxy.command import run_proxy
 from turngate.mcp.proxy.pipes import lines
 from turngate.mcp.proxy.server_process import Ending, exit_code
 from turngate.mcp.proxy.steps_log import StepLog
-from turngate.mcp.proxy.tool_list import ToolList
-from turngate.table.loading import load_table
 
 SAMPLES = [
     {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "a", "arguments": {"x": 1}}},
@@ -69,9 +67,24 @@ def test_lines_keep_their_bytes_and_a_last_line_without_an_ending():
 
 
 def test_the_meta_keys_are_the_sdks():
+    from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
     assert messages.PROTOCOL_VERSION_KEY == mcp_types.PROTOCOL_VERSION_META_KEY
     assert messages.ENVELOPE_KEYS == (mcp_types.PROTOCOL_VERSION_META_KEY, mcp_types.CLIENT_INFO_META_KEY,
                                       mcp_types.CLIENT_CAPABILITIES_META_KEY)
+    assert messages.SERVER_INFO_KEY == mcp_types.SERVER_INFO_META_KEY
+    assert messages.SUBSCRIPTION_ID_KEY == SUBSCRIPTION_ID_META_KEY
+
+
+def test_what_the_proxy_writes_down_instead_of_importing_it_at_start():
+    """The proxy starts without the core; these copies are held equal to the core's."""
+    from turngate.mcp.proxy import call_gate, command, core
+    from turngate.table import loading
+    from turngate.turn import steps
+    assert command.PRIVACY_LEVELS == steps.PRIVACY_LEVELS
+    assert call_gate.NO_ID == mcp_calls.position_id(1)
+    assert [folder.resolve() for folder in core.RULES_DIRS] == [folder.resolve() for folder in loading.RULES_DIRS]
+    assert {name for name in loading.shipped_tables() if core.is_shipped(name)} == set(loading.shipped_tables())
+    assert not core.is_shipped("no-such-table") and not core.is_shipped("rules/adr246")
 
 
 @pytest.mark.parametrize("version", KNOWN_PROTOCOL_VERSIONS)
@@ -127,19 +140,12 @@ def test_at_metadata_only_a_tool_not_known_to_be_offered_is_not_named():
         (None, None, [], 0), ("echo", None, [], 1)]
 
 
-def test_a_tool_list_that_cannot_be_read_judges_nothing():
-    tools = ToolList(load_table(), casts=False)
-    tools.adopt({"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})
-    assert tools.offers("echo")
-    tools.adopt({"tools": [{"inputSchema": {}}]})  # a tool without a name
-    assert tools.toolset is None and not tools.offers("echo")
-
-
 def test_the_command_line_helps_and_refuses_a_missing_command(capsys):
     assert proxy.main(["--help"]) == 0
     assert "-- COMMAND [ARGS...]" in capsys.readouterr().out
     assert proxy.main(["--casts"]) == 2
-    assert "the following arguments are required: COMMAND" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("turngate proxy: give the server to put behind the gate: -- COMMAND [ARGS...] "
+                                       "(a server over stdio) or --url URL (one over Streamable HTTP).\n")
 
 
 def test_without_anyio_the_proxy_says_how_to_install_it(capsys, monkeypatch):
@@ -154,8 +160,9 @@ def test_add_proxy_command_gives_turngate_the_proxy_subcommand():
     top = argparse.ArgumentParser(prog="turngate")
     add_proxy_command(top.add_subparsers(dest="command", required=True))
     args = top.parse_args(["proxy", "--casts", "--steps", "s.jsonl", "--", "python", "-m", "server", "--", "--casts"])
-    assert (args.command, args.server_command, args.casts, args.steps, args.privacy) == (
-        "proxy", ["python", "-m", "server", "--", "--casts"], True, "s.jsonl", "full")
+    # No --privacy: the steps keep everything (full), --otel nothing the model sent (metadata-only).
+    assert (args.command, args.server_command, args.casts, args.steps, args.privacy, args.otel) == (
+        "proxy", ["python", "-m", "server", "--", "--casts"], True, "s.jsonl", None, False)
     assert args.run is run_proxy
 
 
@@ -170,3 +177,59 @@ def test_turngate_builds_its_command_line_without_importing_anyio():
     probe = "import sys, turngate.mcp.proxy; print('anyio' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout == "False\n"
+
+
+def test_the_proxy_starts_without_the_core_and_import_turngate_loads_nothing_more():
+    """What the proxy's start costs is the relay's: the core, the table and its grammar are
+    loaded on first use (in the warm-up thread), and `import turngate` loads none of them."""
+    probe = ("import sys, turngate; before = sorted(m for m in sys.modules if m.startswith('turngate.')); "
+             "import turngate.mcp.proxy.run, turngate.mcp.proxy.command; "
+             "heavy = ('turngate.turn', 'turngate.check', 'turngate.compile', 'turngate.table', 'turngate.formats', "
+             "'turngate.kinds', 'lark', 'attr', 'cattrs', 'referencing', 'mcp.', 'pydantic'); "
+             "print(before, sorted(m for m in sys.modules if m.startswith(heavy)))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout == "[] []\n"
+
+
+def test_the_console_script_starts_the_proxy_without_the_other_commands():
+    """`turngate proxy` (the console script, `turngate.console:main`) goes to the proxy's
+    command line without importing `turngate.cli`, whose commands load the core; any other
+    command goes to `turngate.cli`."""
+    probe = ("import sys; from turngate.console import main; code = main(['proxy', '--casts']); "
+             "print(code, 'turngate.cli' in sys.modules); print(main(['timeline', 'no-such-file.jsonl']), "
+             "'turngate.cli' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout == "2 False\n2 True\n"
+    assert done.stderr.startswith("turngate proxy: give the server to put behind the gate")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--url", "http://127.0.0.1:9/mcp", "--", "cat"], "give the server once: -- COMMAND or --url, not both."),
+    (["--header", "A: b", "--", "cat"], "--header goes with --url: it is sent with every request to the server."),
+    (["--allow-origin", "https://app.example", "--", "cat"],
+     "--allow-origin goes with --listen: it names web pages that may reach the proxy."),
+    (["--url", "ftp://example.org/mcp"], 'the server\'s URL "ftp://example.org/mcp" is not an http:// or https:// address.'),
+    (["--url", "http://x/mcp", "--header", "no colon"], 'the header "no colon" is not "Name: value".'),
+    (["--url", "http://x/mcp", "--header", "Authorization: Bearer ${TURNGATE_NO_SUCH_VARIABLE}"],
+     'the header "Authorization" takes ${TURNGATE_NO_SUCH_VARIABLE} from the environment, which does not set it.'),
+    (["--listen", "8808", "--", "cat"], 'the address "8808" is not HOST:PORT (127.0.0.1:8808, say).'),
+])
+def test_unusable_http_options_are_one_sentence_and_exit_2(capsys, argv, said):
+    assert proxy.main(argv) == 2
+    assert capsys.readouterr().err == f"turngate proxy: {said}\n"
+
+
+def test_an_address_in_use_is_one_sentence_and_exit_2(capsys):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert proxy.main(["--listen", f"127.0.0.1:{port}", "--", "cat"]) == 2
+    assert capsys.readouterr().err == f"turngate proxy: cannot listen on 127.0.0.1:{port} (Address already in use).\n"
+
+
+def test_a_header_takes_its_value_from_the_environment():
+    from turngate.mcp.proxy.http.wire import header_option
+    assert header_option("Authorization:  Bearer ${TOKEN} ", {"TOKEN": "s3cret"}) == ("Authorization", "Bearer s3cret")
+    assert header_option("X-Price: $5", {}) == ("X-Price", "$5")  # only ${NAME} is read

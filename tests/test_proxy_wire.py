@@ -135,18 +135,36 @@ async def test_what_passes_is_byte_for_byte_what_the_server_and_the_client_sent(
 CALL = b'{"jsonrpc":"2.0",%s"method":"tools/call","params":{"name":"echo","arguments":%s}}'
 
 
-async def test_a_batch_is_split_between_the_server_and_the_gate(tmp_path):
-    """A JSON-RPC batch (MCP 2025-03-26 only): the refused call is answered by the proxy, in a
-    batch of its own; the rest goes on to the server as a batch."""
+async def test_a_batch_is_split_between_the_server_and_the_gate_and_answered_once(tmp_path):
+    """A JSON-RPC batch (MCP 2025-03-26 only): the refused call is answered by the proxy, the
+    rest goes on to the server as a batch, and the client gets one batch answer: the
+    server's, with the proxy's answers joined in."""
     wire = tmp_path / "wire.jsonl"
     batch = b"[" + CALL % (b'"id":20,', b'{"text":"hi"}') + b"," + CALL % (b'"id":21,', b'{"text":[1]}') + b"]\n"
     received = await converse(proxied(recorded(wire, ECHO_SERVER)), server_environment(tmp_path),
-                              [(INITIALIZE, 1), (INITIALIZED, None), (batch, "batch")])
-    answer = json.loads(received[-1])
-    assert isinstance(answer, list) and [a["id"] for a in answer] == [21]
-    assert answer[0]["result"]["isError"] is True and answer[0]["result"]["content"][0]["text"].startswith("Refused")
+                              [(INITIALIZE, 1), (INITIALIZED, None), (batch, "batch"),
+                               (b'{"jsonrpc":"2.0","id":22,"method":"ping"}\n', 22)])
+    answers = [json.loads(line) for line in received[1:]]
+    assert [type(answer).__name__ for answer in answers] == ["list", "dict"]  # one batch answer, then the ping's
+    by_id = {answer["id"]: answer for answer in answers[0]}
+    assert sorted(by_id) == [20, 21]
+    assert by_id[20]["result"] == {"content": [{"type": "text", "text": "hi"}]}
+    assert by_id[21]["result"]["isError"] is True and by_id[21]["result"]["content"][0]["text"].startswith("Refused")
     forwarded = [m for m in read_lines(wire) if isinstance(m, list)]
     assert [[call["id"] for call in batch] for batch in forwarded] == [[20]]
+
+
+async def test_a_batch_of_refused_calls_and_notifications_is_answered_by_the_proxy_alone(tmp_path):
+    """Nothing that goes on is answered by the server: the proxy's answers are the batch answer."""
+    wire = tmp_path / "wire.jsonl"
+    batch = (b"[" + CALL % (b'"id":30,', b'{"text":[1]}') + b"," + CALL % (b"", b'{"text":"hi"}') + b","
+             + CALL % (b'"id":31,', b"{}") + b"]\n")
+    received = await converse(proxied(recorded(wire, ECHO_SERVER)), server_environment(tmp_path),
+                              [(INITIALIZE, 1), (INITIALIZED, None), (batch, "batch")])
+    (answer,) = [json.loads(line) for line in received[1:]]
+    assert [item["id"] for item in answer] == [30, 31] and all(item["result"]["isError"] for item in answer)
+    forwarded = [m for m in read_lines(wire) if isinstance(m, list)]
+    assert forwarded == [[json.loads(CALL % (b"", b'{"text":"hi"}'))]]
 
 
 async def test_a_call_sent_as_a_notification_is_judged_too(tmp_path):
@@ -168,11 +186,16 @@ async def test_a_2026_07_28_session_is_gated_with_the_per_request_envelope(tmp_p
         ran = dumped(await gated.call_tool("assign", good))
     assert discovered.supported_versions == ["2026-07-28"]
     assert ran["content"] == [{"type": "text", "text": "Ticket 4 assigned to Ann."}] and ran["isError"] is False
+    # What every result of that version carries: resultType, and who answered (the server).
+    assert ran["_meta"] == {"io.modelcontextprotocol/serverInfo": {"name": "turngate-test", "version": ""}}
     assert refused == {"content": [{"type": "text", "text": (
         'Refused: the arguments do not match the schema of tool "assign", so nothing was run.\n'
-        '- "people" is missing; it is required and must be a list.')}], "isError": True, "resultType": "complete"}
-    # The proxy's own tools/list carried the envelope of the call that needed it.
-    (own,) = own_requests(wire)
+        '- "people" is missing; it is required and must be a list.')}], "isError": True, "resultType": "complete",
+        "_meta": ran["_meta"]}
+    # The proxy's own requests (its listen stream, then the list) carried the envelope of the
+    # call that needed them.
+    assert [m["method"] for m in own_requests(wire)] == ["subscriptions/listen", "tools/list"]
+    own = own_requests(wire)[1]
     assert set(own["params"]["_meta"]) == {"io.modelcontextprotocol/protocolVersion",
                                            "io.modelcontextprotocol/clientInfo",
                                            "io.modelcontextprotocol/clientCapabilities"}
@@ -181,8 +204,8 @@ async def test_a_2026_07_28_session_is_gated_with_the_per_request_envelope(tmp_p
 
 async def test_a_server_that_waits_for_the_client_while_the_proxy_lists_gets_its_answer(tmp_path):
     """The server asks for the client's roots and handles nothing until it has them; the
-    proxy's own tools/list waits in the server's queue, and the client's lines wait in the
-    proxy's, but for the client's answer, which goes on at once."""
+    proxy's own tools/list waits in the server's queue, and the client's calls wait in the
+    proxy's; its other lines (the ping, the answer to the server) go on at once."""
     wire = tmp_path / "wire.jsonl"
     initialize = INITIALIZE.replace(b'"capabilities":{}', b'"capabilities":{"roots":{}}')
     bad, good = CALL % (b'"id":10,', b'{"text":["hi"]}') + b"\n", CALL % (b'"id":11,', b'{"text":"hi"}') + b"\n"
@@ -202,14 +225,16 @@ async def test_a_server_that_waits_for_the_client_while_the_proxy_lists_gets_its
     assert answers[10]["result"]["content"][0]["text"].endswith('"text" must be text, but a list was sent.')
     assert answers[11]["result"] == {"content": [{"type": "text", "text": "hi"}]}
     assert answers[12]["result"] == {}
-    # The server read the answer to its question before the lines that waited, which kept their order.
+    # The server read the calls after the answer to its question, in their order; the ping did not wait.
     read = [m.get("method") or m.get("id") for m in read_lines(wire)]
-    assert read == ["initialize", "notifications/initialized", "tools/list", "roots-1", "tools/call", "ping"]
+    assert read[:2] == ["initialize", "notifications/initialized"] and read[4:] == ["roots-1", "tools/call"]
+    assert sorted(read[2:4]) == ["ping", "tools/list"]  # the proxy's list, and the ping, which did not wait
+    assert [m["id"] for m in read_lines(wire) if m.get("method") == "tools/call"] == [11]
 
 
 async def test_a_paged_tool_list_is_read_whole_before_a_call_is_judged(tmp_path):
     """The client's own listing has more pages, which it did not ask for: the proxy does not
-    judge by one page, but reads every page itself."""
+    judge by one page, but reads the rest itself, from the client's cursor."""
     wire = tmp_path / "wire.jsonl"
     listing = b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n'
     bad, good = CALL % (b'"id":3,', b'{"text":[5]}'), CALL % (b'"id":4,', b'{"text":"hi"}')
@@ -222,7 +247,7 @@ async def test_a_paged_tool_list_is_read_whole_before_a_call_is_judged(tmp_path)
     assert refused["result"]["content"][0]["text"].startswith('Refused: the arguments do not match the schema of '
                                                               'tool "shout"')
     assert ran["result"] == {"content": [{"type": "text", "text": "HI"}]}
-    assert [m.get("params", {}).get("cursor") for m in own_requests(wire)] == [None, "page-2"]
+    assert [m.get("params", {}).get("cursor") for m in own_requests(wire)] == ["page-2"]
 
 
 async def test_a_tool_list_that_cannot_be_read_judges_nothing(tmp_path):

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import turngate
-from turngate import Call, Toolset, check_turn
+from turngate import Call, SchemaCache, Toolset, check_turn
 from conftest import EXAMPLES
 
 UPDATE = json.loads((EXAMPLES / "update_page_metadata.schema.json").read_text())
@@ -142,6 +142,12 @@ def test_compiled_schemas_are_cached_by_content():
     check_turn([Call("a", "get_page", {"uid": 1})], {"get_page": dict(GET)})
     again = Toolset({"get_page": json.loads(json.dumps(GET))})
     assert again.compiled["get_page"] is Toolset({"get_page": GET}).compiled["get_page"]
+
+
+def test_a_toolset_given_a_cache_of_its_own_compiles_into_it_even_while_it_is_empty():
+    own = SchemaCache()
+    toolset = Toolset({"get_page": GET}, cache=own)
+    assert len(own) == 1 and own.compile(GET) is toolset.compiled["get_page"]
 
 
 def test_the_answers(snapshot):

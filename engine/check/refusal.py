@@ -17,11 +17,12 @@ from typing import Callable
 
 from ..compile.compiled_table import CompiledTable
 from ..compile.node import Node, steps_walker, walk_steps
-from ..kinds.finding import collector
+from ..kinds.finding import EngineSignal, collector
 from ..kinds.verdict import PASSED, Mismatch, Verdict, new_tuple
+from ..values.stack import again_on_a_fresh_stack
 
 
-class _CapReached(Exception):
+class _CapReached(EngineSignal):
     """One finding more than the cap: the list is cut, so there is nothing more to learn."""
 
 
@@ -65,39 +66,78 @@ def root_walk_steps(entries: tuple, table: CompiledTable) -> tuple:
 def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
     """The check of one call's arguments: the root's rules tested one by one, as its `fits`
     would test them, so that a refusal begins collecting at the rule that failed (the rules
-    before it passed, so they have nothing to report)."""
+    before it passed, so they have nothing to report). A host calling from too deep in its
+    own stack for the check's recursion has it made again on a fresh stack (`values.stack`):
+    the `try` of each check costs nothing until then."""
     tests = tuple(rule.fits for rule, _ in root.entries)
     refused = _refusal(root_walk_steps(root.entries, table), table)
     if not tests:
         return lambda value: PASSED
-    if len(tests) == 1:
-        (first,) = tests
-        return lambda value: PASSED if first(value) else refused(value, 0)
-    if len(tests) == 2:
-        first, second = tests
+    checks = {1: _check_one, 2: _check_two, 3: _check_three}
+    return checks.get(len(tests), _check_each)(tests, refused)
 
-        def check_two(value: object) -> Verdict:
+
+Refused = Callable[[object, int], Verdict]
+
+
+def _check_one(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+    (first,) = tests
+
+    def check_one(value: object) -> Verdict:
+        try:
+            return PASSED if first(value) else refused(value, 0)
+        except RecursionError as error:
+            return again_on_a_fresh_stack(error, _checked, (first,), refused, value)
+    return check_one
+
+
+def _check_two(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+    first, second = tests
+
+    def check_two(value: object) -> Verdict:
+        try:
             if not first(value):
                 return refused(value, 0)
             return PASSED if second(value) else refused(value, 1)
-        return check_two
-    if len(tests) == 3:
-        first, second, third = tests
+        except RecursionError as error:
+            return again_on_a_fresh_stack(error, _checked, (first, second), refused, value)
+    return check_two
 
-        def check_three(value: object) -> Verdict:
+
+def _check_three(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+    first, second, third = tests
+
+    def check_three(value: object) -> Verdict:
+        try:
             if not first(value):
                 return refused(value, 0)
             if not second(value):
                 return refused(value, 1)
             return PASSED if third(value) else refused(value, 2)
-        return check_three
+        except RecursionError as error:
+            return again_on_a_fresh_stack(error, _checked, (first, second, third), refused, value)
+    return check_three
 
+
+def _check_each(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
     def check_each(value: object) -> Verdict:
-        for index, test in enumerate(tests):
-            if not test(value):
-                return refused(value, index)
-        return PASSED
+        try:
+            for index, test in enumerate(tests):
+                if not test(value):
+                    return refused(value, index)
+            return PASSED
+        except RecursionError as error:
+            return again_on_a_fresh_stack(error, _checked, tests, refused, value)
     return check_each
+
+
+def _checked(tests: tuple, refused: Refused, value: object) -> Verdict:
+    """A check made again (on a fresh stack): what each `_check_*` does. (Made by name rather
+    than by the check itself, so that no check keeps a reference to itself.)"""
+    for index, test in enumerate(tests):
+        if not test(value):
+            return refused(value, index)
+    return PASSED
 
 
 def _refusal(steps: tuple, table: CompiledTable) -> Callable[[object, int], Verdict]:

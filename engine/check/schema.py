@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import pickle
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -14,11 +14,12 @@ from attrs import field, frozen
 from ..compile.casting import Cast, Caster
 from ..compile.compiled_table import compiled_table
 from ..compile.compiler import compile_node
-from ..compile.exact import verdicts_kept
+from ..compile.exact import VERDICTS
 from ..compile.node import Node
 from ..kinds.verdict import Verdict
 from ..table.entries import Table
 from ..table.loading import load_table
+from ..values.stack import again_on_a_fresh_stack
 from .refusal import root_check
 
 
@@ -45,8 +46,13 @@ class CompiledSchema:
         if self.cast_root is None:
             raise ValueError("this schema was compiled without casts; compile it with casts=True")
         caster = Caster()
-        with verdicts_kept():
+        verdicts = VERDICTS.set({})  # each judge's verdicts kept for this cast (`compile.exact`)
+        try:
             cast = self.cast_root.cast(arguments, caster)
+        except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
+            return again_on_a_fresh_stack(error, self.cast, arguments)
+        finally:
+            VERDICTS.reset(verdicts)
         return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))
 
     def refusal(self, tool: str, verdict: Verdict) -> str:
@@ -71,8 +77,20 @@ def compile_schema(schema: object, table: Table | str | Path | None = None, cast
     the schema: what cannot be judged is skipped. With `casts`, also the tree `cast` walks
     (it keeps typed nodes that judge nothing, so checking does not pay for it)."""
     table = resolve_table(table)
-    cast_root = compile_node(schema, table, for_casts=True) if casts else None
-    return CompiledSchema(compile_node(schema, table), table, cast_root)
+    try:
+        cast_root = compile_node(schema, table, for_casts=True) if casts else None
+        return CompiledSchema(compile_node(schema, table), table, cast_root)
+    except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
+        return again_on_a_fresh_stack(error, compile_schema, schema, table, casts)
+
+
+def content_key(schema: object) -> bytes:
+    """What tells schemas apart by content, every value of its own type: 1, 1.0 and true, a
+    list and a tuple, the key "1" and a key 1, are all different (JSON text writes some of
+    them alike). `pickle` writes each exactly, in C, faster than `json.dumps`, and an object
+    met twice once (a schema that contains itself costs its size). Equal schemas that share
+    their parts differently may get different keys: each is then compiled once."""
+    return pickle.dumps(schema, protocol=5)
 
 
 class SchemaCache:
@@ -87,8 +105,8 @@ class SchemaCache:
                 casts: bool = False) -> CompiledSchema:
         table = resolve_table(table)
         try:
-            key = (id(table), casts, json.dumps(schema, separators=(",", ":"), allow_nan=True))
-        except (TypeError, ValueError, RecursionError):
+            key = (id(table), casts, content_key(schema))
+        except Exception:  # noqa: BLE001  (a host's object pickle cannot write, or nested too deeply)
             return compile_schema(schema, table, casts)
         with self._lock:
             compiled = self._entries.get(key)

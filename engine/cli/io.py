@@ -13,15 +13,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import sys
 from typing import BinaryIO, Iterator
 
-from ..values.decoding import decode_json, integer_text
+from ..values.decoding import decode_json
+from ..values.encoding import encode_json
 from ..values.kinds import kind_of
 
 FITS, REFUSED, UNUSABLE = 0, 1, 2
 PARTIAL = 1  # timeline and stats: some lines of the record file were not steps
+PLUGIN_FAILED = 3  # a rule kind of a --plugin raised while it was used: nothing was decided
+INTERNAL_ERROR = 70  # turngate itself failed (sysexits' EX_SOFTWARE): a bug to report
 INTERRUPTED = 130  # 128 + SIGINT: Ctrl-C
 CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away (`| head -1`)
 
@@ -119,7 +121,7 @@ def parse_json(text: str, source: str) -> object:
         return decode_json(text)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}" if "\n" in text else f"column {error.colno}"
-        raise InputError(f"{source} is not valid JSON: {error.msg.lower()} at {where}.") from None
+        raise InputError(f"{source} is not valid JSON: {error.msg[:1].lower() + error.msg[1:]} at {where}.") from None
     except RecursionError:
         raise InputError(f"{source} nests too deeply to be read as JSON.") from None
 
@@ -162,35 +164,12 @@ def write_line(text: str, flush: bool = False) -> None:
 
 
 def dump(data: object) -> str:
-    """Data as one line of JSON: characters as they are where UTF-8 can hold them (a lone
-    surrogate makes the line escape every character that is not ASCII), integers of any length."""
-    try:
-        text = json.dumps(data, ensure_ascii=False)
-    except ValueError:  # an integer of more digits than Python writes at once
-        return _dump_long_integers(data)
+    """Data as one line of JSON (`values.encoding`: integers of any length, never NaN):
+    characters as they are where UTF-8 can hold them (a lone surrogate makes the line escape
+    every character that is not ASCII)."""
+    text = encode_json(data)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(data, ensure_ascii=True)
-    return text
-
-
-def _dump_long_integers(data: object) -> str:
-    marker = f"\x00{secrets.token_hex(8)}:"
-    digits: list[str] = []
-
-    def marked(value: object) -> object:
-        if type(value) is int and value.bit_length() > 13_000:
-            digits.append(integer_text(value))
-            return f"{marker}{len(digits) - 1}"
-        if isinstance(value, dict):
-            return {key: marked(item) for key, item in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [marked(item) for item in value]
-        return value
-
-    text = dump(marked(data))
-    quoted = json.dumps(marker, ensure_ascii=False)[:-1]
-    for index, number in enumerate(digits):
-        text = text.replace(f'{quoted}{index}"', number, 1)
+        text = encode_json(data, ascii_only=True)
     return text

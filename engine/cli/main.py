@@ -3,8 +3,11 @@
 Exit codes: 0 the arguments fit (the call may run), 1 refused, 2 unusable input, which is
 told in one sentence on standard error, never as a traceback. `timeline` and `stats` exit 1
 when some lines of the record file are not steps (the first few are reported, the rest
-counted), 2 when none is. 130 when interrupted (Ctrl-C), 141 when standard output was closed
-before everything was written (`| head -1`): both quietly, with no traceback.
+counted), 2 when none is. 3 when a rule kind of a `--plugin` raised while it was used (one
+sentence names it: the call was neither refused nor let through). 70 when turngate itself
+failed (a bug: one sentence asks for a report). 130 when interrupted (Ctrl-C), 141 when
+standard output was closed before everything was written (`| head -1`): both quietly, with
+no traceback.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from .commands_check import add_check_commands
 from .commands_steps import add_steps_commands
 from .coverage_report import add_coverage_command
 from .demo import add_demo_command
-from .io import CLOSED_PIPE, INTERRUPTED, UNUSABLE, InputError, warn
+from ..kinds.hosted import RuleKindError
+from ..values.quoting import quote_text
+from .io import CLOSED_PIPE, INTERNAL_ERROR, INTERRUPTED, PLUGIN_FAILED, UNUSABLE, InputError, warn
 from .turn_file import add_turn_command
 
 DESCRIPTION = """\
@@ -46,6 +51,8 @@ exit codes:
   0    the arguments fit, the turn may run, the report was made
   1    refused (check, batch, check-turn); some lines are not run steps (timeline, stats)
   2    unusable input (a file, a table, a plugin, a corpus line), told in one sentence
+  3    a rule kind of a --plugin raised while checking: neither refused nor let through
+  70   turngate itself failed (a bug), told in one sentence: please report it
   130  interrupted (Ctrl-C)
   141  standard output was closed early (e.g. by head)
 
@@ -89,6 +96,9 @@ def _run(argv: list[str] | None) -> int:
         hint = " (give the module that registers it with --plugin MODULE)" \
             if error.reason.startswith("there is no rule kind") else ""
         warn(f"{str(error)[:-1]}{hint}.")
+    except RuleKindError as error:
+        warn(f"{str(error)[:-1]}, so nothing was decided.")
+        return PLUGIN_FAILED
     return UNUSABLE
 
 
@@ -103,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         return CLOSED_PIPE
     except KeyboardInterrupt:
         return INTERRUPTED
+    except Exception as error:  # noqa: BLE001  (a bug of turngate's: one sentence, never a traceback)
+        warn(f"turngate itself failed ({quote_text(error.__class__.__name__ + ': ' + str(error), 160)}); "
+             "this is a bug, please report it with the command that did it.")
+        return INTERNAL_ERROR
 
 
 def _stdout_to_devnull() -> None:

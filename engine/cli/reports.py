@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..turn.steps import RunStep
+from ..values.decoding import integer_text
 from ..values.quoting import escaped
 
 HEADINGS = {"calls": "calls", "ran": "ran", "failed": "failed", "failure_rate": "failure rate",
@@ -37,7 +38,7 @@ def timeline(steps: Iterable[RunStep]) -> list[str]:
     """One line per step, in the order of the run: turn, call, tool, status, refusal, codes."""
     rows = [["turn", "call", "tool", "status", "refusal", "codes"]]
     for step in in_order(steps):
-        rows.append([str(step.turn), str(step.index), tool_shown(step.tool), step.status,
+        rows.append([integer_text(step.turn), integer_text(step.index), tool_shown(step.tool), step.status,
                      step.tool_refusal or "-", escaped(", ".join(step.codes)) or "-"])
     return aligned_rows(rows)
 

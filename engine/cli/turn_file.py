@@ -10,20 +10,21 @@ import argparse
 from ..formats import FORMATS, FormatError, read_turn
 from ..turn.calls import Call, CallAnswer, TurnVerdict
 from ..turn.gate import check_turn
-from ..values.quoting import escaped
+from ..values.quoting import escaped, quote_any
 from .io import FITS, REFUSED, InputError, dump, read_json_file, source_name, write_line
 from .plugins import add_table_options, table_of
 
 
 def shown(text: object) -> str:
     """A call id or tool name from the model's turn, for a line of text: anything that would
-    break or colour a terminal line escaped, so that a hostile name cannot forge a line."""
-    return escaped(str(text))
+    break or colour a terminal line escaped, so that a hostile name cannot forge a line; an
+    id that is not text as the JSON value it is (`null`, `true`, an integer of any size)."""
+    return escaped(text) if type(text) is str else quote_any(text)
 
 
 def call_line(call: Call) -> str:
     """A call as one line: its id, its tool and its arguments as JSON."""
-    return escaped(f"[{call.id}] {call.tool} {dump(call.arguments)}")
+    return escaped(f"[{shown(call.id)}] {call.tool} {dump(call.arguments)}")
 
 
 def answer_lines(answer: CallAnswer) -> list[str]:

@@ -17,9 +17,10 @@ from typing import Callable
 
 from attrs import field, frozen
 
+from ..values.decoding import integer_text
 from ..values.kinds import kind_of, text_json, text_number
 from .drafts import Draft
-from .exact import type_verdict
+from .validators import type_verdict
 
 NOT_CAST: object = object()
 
@@ -50,12 +51,12 @@ def _to_boolean(value: object) -> object:
 
 
 def _to_text(value: object) -> object:
-    if _finite(value):
-        try:
-            return json.dumps(float(value) if isinstance(value, float) else int(value))  # type: ignore[arg-type]
-        except ValueError:  # an integer of thousands of digits has no text form in Python
-            return NOT_CAST
-    return NOT_CAST
+    """A number as the text JSON writes it; an integer of any size in full."""
+    if not _finite(value):
+        return NOT_CAST
+    if isinstance(value, float):
+        return json.dumps(float(value))
+    return integer_text(int(value))  # type: ignore[arg-type]
 
 
 def _from_json_text(kind: type) -> Callable[[object], object]:
@@ -115,9 +116,22 @@ def cast_node(node, value: object, caster: Caster) -> object:
     """A value cast as a node allows. A value the node's judge finds valid as sent is handed
     back as it is; one it finds invalid is cast itself (to a declared type, to an enum
     member's own spelling) only where the node's judge finds the cast value valid; below a
-    node, each member or element is cast by its own node where casting below is safe."""
+    node, each member or element is cast by its own node where casting below is safe (a list
+    or object of its declared type is judged there, member by member: a valid one is valid
+    under each member's node, since the keywords of a node that casts below read each member
+    on its own)."""
     casting = node.casting
     if casting is None:
+        return value
+    if casting.below and type(value) in (dict, list) and (
+            not node.types or type_verdict(node.types, value, casting.draft) is True):
+        # A list or object of its declared type casts only below, where casts are safe: each
+        # member is judged by its own node, so one that is valid as sent stays as sent. (The
+        # loop of `_cast_below`, here: casting recurses once per level, a frame fewer.)
+        for rule, _ in node.entries:
+            below = getattr(rule, "cast", None)
+            if below is not None:
+                value = below(value, caster)
         return value
     verdict = casting.judge(value)
     if verdict is True:

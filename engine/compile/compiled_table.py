@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..kinds.hosted import hosted
 from ..kinds.ref import RefRule
 from ..kinds.registry import RULE_KINDS, SHIPPED_KINDS
 from ..kinds.verdict import Mismatch, new_tuple
@@ -39,7 +40,9 @@ class CompiledTable:
         #: Keywords that make a union branch more than a plain typed node, here.
         self.union_breakers = frozenset(UNION_BREAKERS) | self.skip_keywords
         self.plain_leaf_keys = _plain_leaf_keys(table, self.skip_keywords)
-        self.rule_kinds = tuple((RULE_KINDS[entry.kind], entry.stops) for entry in table.rules)
+        # A host's kind is wrapped so that what it raises is a RuleKindError (`kinds.hosted`).
+        self.rule_kinds = tuple((hosted(entry.kind, RULE_KINDS[entry.kind], SHIPPED_KINDS), entry.stops)
+                                for entry in table.rules)
         #: The keywords a plain reference may have (a `$ref` and annotations): judged as its
         #: target is, so compiled as a link to it; None where the table does not resolve them.
         self.plain_ref_keys = None if self.plain_leaf_keys is None or "$ref" in self.skip_keywords \

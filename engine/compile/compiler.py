@@ -14,6 +14,7 @@ import itertools
 
 from ..table.entries import Table
 from ..values.kinds import BASE_KINDS
+from ..values.quoting import pointer_step
 from .casting import Casting
 from .compiled_table import CompiledTable, compiled_table
 from .drafts import Draft, draft_of
@@ -110,7 +111,7 @@ class Compilation:
             rule = kind.from_node(schema, context)
             if rule is not None:
                 entries.append((rule, stops))
-        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema), self.draft) \
+        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema, self.draft), self.draft) \
             if self.for_casts else None
         return Node(entries, None, context.types or None, context.admitted_kinds or frozenset(), casting)
 
@@ -189,7 +190,7 @@ _NOTHING = Node()
 
 
 def _step(key: object) -> str:
-    return str(key).replace("~", "~0").replace("/", "~1")
+    return pointer_step(key)
 
 
 class NodeContext:

@@ -15,6 +15,7 @@ from typing import Iterator
 from attrs import field, frozen
 
 from ..table.entries import Table
+from ..values.quoting import pointer_step
 from .compiler import compile_node
 from .drafts import draft_of
 from .refs import pointers_by_node, root_scope
@@ -26,7 +27,7 @@ _SCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas")
 
 
 def _step(key: object) -> str:
-    return "/" + str(key).replace("~", "~0").replace("/", "~1")
+    return "/" + pointer_step(key)
 
 
 def _below(node: dict, pointer: str) -> Iterator[tuple[object, str]]:

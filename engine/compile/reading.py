@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .drafts import switches_draft
+from .drafts import JUDGED_BY_SOME_DRAFT, Draft, switches_draft
 
 if TYPE_CHECKING:
     from .compiler import Compilation
@@ -35,19 +35,36 @@ def _unknown_type(node: dict, compilation: Compilation, scope: RefScope) -> bool
     return not compilation.table.type_names.issuperset(declared_types(node) or ())
 
 
+def read_by(keyword: str, draft: Draft) -> bool:
+    """Whether a keyword means anything to the schema's draft: one the draft defines, or one
+    no draft defines (a table may name any such keyword). A keyword only another draft
+    defines is an annotation here: a node is neither judged by it nor skipped for it."""
+    return draft.defines(keyword) or keyword not in JUDGED_BY_SOME_DRAFT
+
+
 def _plain_branch(branch: object, compilation: Compilation, scope: RefScope) -> bool:
     """Whether a union branch (or what its `$ref` leads to) is only declared types the table
     knows, with no keyword that would make it more than that."""
     found = compilation.followed(branch, scope.within(branch))
     if found is None or not isinstance(found[0], dict):
         return False
-    target, table = found[0], compilation.table
+    target, table, draft = found[0], compilation.table, compilation.draft
     types = declared_types(target)
-    return bool(types) and table.type_names.issuperset(types) and table.union_breakers.isdisjoint(target)
+    if not types or not table.type_names.issuperset(types):
+        return False
+    # Most branches have no keyword that could break them; those that have one are asked
+    # whether their draft reads it (a keyword only another draft defines is an annotation).
+    return table.union_breakers.isdisjoint(target) or not any(
+        read_by(keyword, draft) for keyword in table.union_breakers.intersection(target))
+
+
+def unions_of(node: dict, draft: Draft) -> tuple[str, ...]:
+    """The union keywords of a node its draft reads (draft-03 has neither)."""
+    return tuple(keyword for keyword in ("anyOf", "oneOf") if keyword in node and draft.defines(keyword))
 
 
 def _mixed_union(node: dict, compilation: Compilation, scope: RefScope) -> bool:
-    unions = [node[k] for k in ("anyOf", "oneOf") if k in node]
+    unions = [node[k] for k in unions_of(node, compilation.draft)]
     return any(type(union) is not list or not union
                or not all(_plain_branch(branch, compilation, scope) for branch in union) for union in unions)
 
@@ -91,7 +108,7 @@ def skip_reason(node: object, compilation: Compilation, depth: int, scope: RefSc
         return None
     for trigger, keyword in table.skips:
         if trigger == "keyword":
-            if keyword in node:
+            if keyword in node and read_by(keyword, compilation.draft):
                 return keyword
         elif TRIGGERS[trigger](node, compilation, scope):
             return trigger

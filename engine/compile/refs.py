@@ -15,6 +15,7 @@ from typing import Iterator
 
 from referencing import Registry, Specification
 
+from ..values.quoting import pointer_step
 from .drafts import Draft
 from .pointers import Walked, resolved
 
@@ -170,7 +171,7 @@ def containers(document: object) -> Iterator[tuple[object, str]]:
         items = node.items() if type(node) is dict else enumerate(node) if type(node) is list else ()
         for key, child in reversed(list(items)):
             if type(child) in (dict, list):
-                pending.append((child, pointer + "/" + str(key).replace("~", "~0").replace("/", "~1")))
+                pending.append((child, pointer + "/" + pointer_step(key)))
 
 
 def scan(document: object) -> tuple[bool, bool]:

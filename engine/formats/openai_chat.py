@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset
 from ..turn.tools import openai_chat_tools
+from ..values.quoting import quote_any
 from ..values.shapes import (
     Place,
     assistant_message,
@@ -37,7 +38,7 @@ def calls(message: object) -> tuple[Call, ...]:
         kind = call.get("type", "function")
         if kind != "function":
             # A custom tool call's input is free text: leaving it out would gate half a turn.
-            raise at.error(f'is a "{kind}" tool call, and only "function" tool calls can be checked')
+            raise at.error(f'is a {quote_any(kind, 40)} tool call, and only "function" tool calls can be checked')
         function = object_member(call, "function", at)
         name = text_member(function, "name", at.key("function"))
         found.append(Call(text_member(call, "id", at), name, member(function, "arguments", at.key("function"))))

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain.agents.structured_output import AutoStrategy, ProviderStrategy, ToolStrategy
-from turngate import Table, Toolset
+from turngate import Table, Telemetry, Toolset
 
 from .langgraph import RecordStep, judge_turn, tool_schemas
 
@@ -37,13 +37,16 @@ class TurnGate(AgentMiddleware):
     """Checks every call of the model's turn against its tool's schema, as LangChain converts
     the agent's tools for the model. `output_tools` names the structured-output tools offered
     (LangChain answers their calls itself). `record` is given each step of a refused turn,
-    kept at `privacy`; `table` is the rules table (turngate's default when None)."""
+    kept at `privacy`; `table` is the rules table (turngate's default when None); with
+    `telemetry`, each turn decided is reported to OpenTelemetry (gate "langchain")."""
 
     def __init__(self, tools: Sequence, *, output_tools: Sequence[str] = (), table: Table | str | None = None,
-                 record: RecordStep | None = None, privacy: str = "metadata-only"):
+                 record: RecordStep | None = None, privacy: str = "metadata-only",
+                 telemetry: Telemetry | None = None):
         super().__init__()
         self.toolset = Toolset({**dict.fromkeys(output_tools), **tool_schemas(tools)}, table)
         self.record, self.privacy = record, privacy
+        self.telemetry = None if telemetry is None else telemetry.for_gate("langchain")
         self.order_checked = False
 
     def check_order(self, agent):
@@ -69,7 +72,7 @@ class TurnGate(AgentMiddleware):
 
     @hook_config(can_jump_to=["model"])
     def after_model(self, state: Any, runtime: Any) -> dict | None:
-        verdict, answers = judge_turn(state["messages"], self.toolset, self.record, self.privacy)
+        verdict, answers = judge_turn(state["messages"], self.toolset, self.record, self.privacy, self.telemetry)
         if verdict is None or verdict.ok:
             return None
         # Back to the model: the later after_model hooks (approvals) and the tools never run.
@@ -78,14 +81,15 @@ class TurnGate(AgentMiddleware):
 
 def gated_agent(model, tools: Sequence = (), *, middleware: Sequence[AgentMiddleware] = (),
                 table: Table | str | None = None, record: RecordStep | None = None,
-                privacy: str = "metadata-only", **options):
+                privacy: str = "metadata-only", telemetry: Telemetry | None = None, **options):
     """`create_agent(model, tools, middleware=..., **options)` with a `TurnGate` listed last, so
     it sees each turn first. The gate judges the agent's tools, the middleware's, and the
     structured-output tools of `response_format`."""
     offered = [*tools, *(tool for extra in middleware for tool in getattr(extra, "tools", ()))]
     # A dict is a provider's built-in tool: the provider runs it, not the agent.
-    gate = TurnGate([tool for tool in offered if not isinstance(tool, dict)], output_tools=output_tool_names(options.get("response_format")), table=table,
-                    record=record, privacy=privacy)
+    gate = TurnGate([tool for tool in offered if not isinstance(tool, dict)],
+                    output_tools=output_tool_names(options.get("response_format")), table=table,
+                    record=record, privacy=privacy, telemetry=telemetry)
     return gate.check_order(create_agent(model, tools, middleware=[*middleware, gate], **options))
 
 

@@ -23,7 +23,7 @@ from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import END
 from langgraph.types import Command
-from turngate import Call, RunStep, Table, Toolset, TurnVerdict, check_turn, refused_steps
+from turngate import Call, RunStep, Table, Telemetry, Toolset, TurnVerdict, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]
@@ -49,10 +49,12 @@ def turn_calls(message: AIMessage) -> list[Call]:
 
 
 def judge_turn(messages: Sequence[AnyMessage], toolset: Toolset, record: RecordStep | None = None,
-               privacy: str = "metadata-only") -> tuple[TurnVerdict | None, list[ToolMessage]]:
+               privacy: str = "metadata-only", telemetry: Telemetry | None = None,
+               ) -> tuple[TurnVerdict | None, list[ToolMessage]]:
     """The verdict on the model's last turn (None when it has no call left to answer) and, for
     a refused turn, one error `ToolMessage` per call id not answered yet. `record` is given
-    each step of a refused turn, kept at `privacy`; its turn is the model's message count."""
+    each step of a refused turn, kept at `privacy`; its turn is the model's message count.
+    With `telemetry`, the verdict is reported to OpenTelemetry."""
     turn = next((i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], AIMessage)), None)
     if turn is None:
         return None, []
@@ -60,7 +62,7 @@ def judge_turn(messages: Sequence[AnyMessage], toolset: Toolset, record: RecordS
     calls = turn_calls(messages[turn])
     if all(call.id in answered for call in calls):
         return None, []
-    verdict = check_turn(calls, toolset)
+    verdict = check_turn(calls, toolset, telemetry=telemetry)
     if verdict.ok:
         return verdict, []
     if record is not None:
@@ -74,17 +76,20 @@ def judge_turn(messages: Sequence[AnyMessage], toolset: Toolset, record: RecordS
 
 def turn_gate_node(tools: Sequence, *, tools_node: str = "tools", model_node: str = "model",
                    end: str = END, messages_key: str = "messages", table: Table | str | None = None,
-                   record: RecordStep | None = None, privacy: str = "metadata-only") -> Callable[..., Command]:
+                   record: RecordStep | None = None, privacy: str = "metadata-only",
+                   telemetry: Telemetry | None = None) -> Callable[..., Command]:
     """A node that routes the model's turn: to `tools_node` when every call fits, back to
     `model_node` with the answers when one does not, to `end` when the model called nothing
     (or every call of its turn has an answer already).
     Add it with `destinations=(tools_node, model_node, end)` so the graph draws its edges.
-    `table` is the rules table (turngate's default when None)."""
+    `table` is the rules table (turngate's default when None); with `telemetry`, each turn
+    decided is reported to OpenTelemetry (gate "langgraph")."""
     toolset = Toolset(tool_schemas(tools), table)
+    telemetry = None if telemetry is None else telemetry.for_gate("langgraph")
 
     def turn_gate(state) -> Command:
         messages = state[messages_key] if isinstance(state, dict) else getattr(state, messages_key)
-        verdict, answers = judge_turn(messages, toolset, record, privacy)
+        verdict, answers = judge_turn(messages, toolset, record, privacy, telemetry)
         if verdict is None:
             return Command(goto=end)
         if verdict.ok:

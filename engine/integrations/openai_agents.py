@@ -17,28 +17,36 @@ pieces, and `TurnGate` is the one object that holds them:
   person about the bad call first), and sets `tool_not_found_behavior="return_error_to_model"`
   with a `tool_error_formatter`, so a call of a tool that was not offered gets the gate's
   answer (the SDK's default, "raise_error", ends the run with a `ModelBehaviorError`).
+
+A refused turn's answers never end the run: where the agent's `tool_use_behavior` may stop it
+on a tool's result (`"stop_on_first_tool"`, `StopAtTools`, a host's function), the cloned agent
+has a `ToolsToFinalOutputFunction` that goes on to the model for the results of a refused
+turn, and decides every other turn as the agent's own behaviour does.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Iterable
 
 from agents import (
     Agent,
     FunctionTool,
+    FunctionToolResult,
     Model,
     ModelProvider,
     ModelResponse,
     RunConfig,
+    RunContextWrapper,
     ToolErrorFormatterArgs,
     ToolExecutionConfig,
     ToolGuardrailFunctionOutput,
     ToolInputGuardrail,
     ToolInputGuardrailData,
+    ToolsToFinalOutputResult,
 )
-from turngate import Call, CallAnswer, RunStep, Table, Toolset, check_turn, refused_steps
+from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]
@@ -48,16 +56,22 @@ __all__ = ["GatedModel", "GatedProvider", "TurnGate", "turn_number"]
 
 class TurnGate:
     """Gates `agent`'s turns: run `gate.agent` with `run_config=gate.run_config()`. `record` is
-    given each step of a refused turn, kept at `privacy`; `table` is the rules table."""
+    given each step of a refused turn, kept at `privacy`; `table` is the rules table; with
+    `telemetry`, each turn decided is reported to OpenTelemetry (gate "openai-agents")."""
 
     def __init__(self, agent: Agent, *, table: Table | str | None = None, record: RecordStep | None = None,
-                 privacy: str = "metadata-only"):
+                 privacy: str = "metadata-only", telemetry: Telemetry | None = None):
         self.table, self.record, self.privacy = table, record, privacy
+        self.telemetry = None if telemetry is None else telemetry.for_gate("openai-agents")
         # The answers of refused turns not given yet, by call id (a model's call ids are unique).
         self.pending: dict[str, CallAnswer] = {}
+        # The call ids answered so, until the SDK asks whether their results end the run.
+        self.answered: set[str] = set()
         self.guardrail = ToolInputGuardrail(self._answer_refused_call, name="turngate")
         model = GatedModel(agent.model, self) if isinstance(agent.model, Model) else agent.model
-        self.agent = agent.clone(model=model)
+        behaviour = agent.tool_use_behavior
+        stop_rule = {} if behaviour == "run_llm_again" else {"tool_use_behavior": self._going_on_after_refusals(behaviour)}
+        self.agent = agent.clone(model=model, **stop_rule)
 
     def run_config(self, base: RunConfig | None = None) -> RunConfig:
         """`base` (or a default `RunConfig`) with what the gate needs, the host's other settings
@@ -87,7 +101,20 @@ class TurnGate:
         answer = self.pending.pop(data.context.tool_call_id, None)
         if answer is None:
             return ToolGuardrailFunctionOutput.allow()
+        self.answered.add(data.context.tool_call_id)
         return ToolGuardrailFunctionOutput.reject_content(answer.text, output_info=answer.codes)
+
+    def _going_on_after_refusals(self, behaviour: Any) -> Callable[..., Any]:
+        """The agent's stop rule, but for a refused turn's results: the model gets them."""
+        async def tools_to_final_output(context: RunContextWrapper[Any],
+                                        results: list[FunctionToolResult]) -> ToolsToFinalOutputResult:
+            ids = set(call_ids(results))
+            if ids & self.answered:
+                self.answered -= ids
+                return ToolsToFinalOutputResult(is_final_output=False, final_output=None)
+            return await final_output_by(behaviour, context, results)
+
+        return tools_to_final_output
 
     def judge(self, output: list, tools: list, handoffs: list, model_input: Any) -> None:
         """Judge a response's function calls against the tools the model was offered, and keep a
@@ -101,7 +128,7 @@ class TurnGate:
         handoff_tools = {handoff.tool_name: handoff.input_json_schema for handoff in handoffs}
         calls = [Call(item.call_id, item.name, item.arguments) for item in output
                  if getattr(item, "type", None) == "function_call"]
-        verdict = check_turn(calls, Toolset({**offered, **handoff_tools}, self.table))
+        verdict = check_turn(calls, Toolset({**offered, **handoff_tools}, self.table), telemetry=self.telemetry)
         if verdict.ok:
             return
         # No guardrail holds a handoff back: its answer would never be given.
@@ -152,6 +179,29 @@ class GatedProvider(ModelProvider):
 
     async def aclose(self) -> None:
         await self.provider.aclose()
+
+
+async def final_output_by(behaviour: Any, context: RunContextWrapper[Any],
+                          results: list[FunctionToolResult]) -> ToolsToFinalOutputResult:
+    """What the agent's own `tool_use_behavior` makes of a turn's results, as the SDK reads it."""
+    if behaviour == "stop_on_first_tool":
+        return ToolsToFinalOutputResult(is_final_output=True, final_output=results[0].output)
+    if isinstance(behaviour, dict):
+        names = behaviour.get("stop_at_tool_names", [])
+        stop = next((result for result in results if result.tool.name in names or result.tool.qualified_name in names),
+                    None)
+        if stop is None:
+            return ToolsToFinalOutputResult(is_final_output=False, final_output=None)
+        return ToolsToFinalOutputResult(is_final_output=True, final_output=stop.output)
+    decided = behaviour(context, results)
+    return await decided if inspect.isawaitable(decided) else decided
+
+
+def call_ids(results: Iterable[FunctionToolResult]) -> Iterable[object]:
+    """The call id each result answers."""
+    for result in results:
+        raw = getattr(result.run_item, "raw_item", None)
+        yield raw.get("call_id") if isinstance(raw, dict) else getattr(raw, "call_id", None)
 
 
 MODEL_ITEMS = {"function_call", "reasoning", "custom_tool_call"}

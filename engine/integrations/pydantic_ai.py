@@ -27,7 +27,7 @@ from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering
 from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import ToolDefinition
-from turngate import Call, CallAnswer, RunStep, Table, Toolset, check_turn, refused_steps
+from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]
@@ -38,13 +38,19 @@ __all__ = ["RecordStep", "TurnGate"]
 @dataclass
 class TurnGate(AbstractCapability[Any]):
     """`record` is given each step of a refused turn, kept at `privacy`; `table` is the rules
-    table (turngate's default when None)."""
+    table (turngate's default when None); with `telemetry`, each turn decided is reported to
+    OpenTelemetry (gate "pydantic-ai")."""
 
     record: RecordStep | None = None
     privacy: str = "metadata-only"
     table: Table | str | None = None
+    telemetry: Telemetry | None = None
     refused: dict[str, CallAnswer] = field(default_factory=dict)  # this run's last turn's, if refused
     answer_whole_turn: bool = False  # the refused turn has a call the tool hooks never see
+
+    def __post_init__(self) -> None:
+        if self.telemetry is not None:
+            self.telemetry = self.telemetry.for_gate("pydantic-ai")
 
     def get_ordering(self) -> CapabilityOrdering:
         # Outermost, however it is listed: its after_model_request runs after every other
@@ -52,7 +58,7 @@ class TurnGate(AbstractCapability[Any]):
         return CapabilityOrdering(position="outermost")
 
     async def for_run(self, ctx: RunContext[Any]) -> TurnGate:
-        return TurnGate(self.record, self.privacy, self.table)
+        return TurnGate(self.record, self.privacy, self.table, self.telemetry)
 
     async def after_model_request(self, ctx: RunContext[Any], *, request_context: ModelRequestContext,
                                   response: ModelResponse) -> ModelResponse:
@@ -62,7 +68,7 @@ class TurnGate(AbstractCapability[Any]):
                    for tool in [*parameters.function_tools, *parameters.output_tools]}
         calls = [Call(part.tool_call_id, part.tool_name, {} if part.args is None else part.args)
                  for part in response.tool_calls]
-        verdict = check_turn(calls, Toolset(offered, self.table))
+        verdict = check_turn(calls, Toolset(offered, self.table), telemetry=self.telemetry)
         self.refused = {answer.call_id: answer for answer in verdict.answers}
         function_tools = {tool.name for tool in parameters.function_tools}
         self.answer_whole_turn = not verdict.ok and any(call.tool not in function_tools for call in calls)

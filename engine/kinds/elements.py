@@ -30,32 +30,31 @@ class ElementsRule:
 
     @classmethod
     def from_node(cls, node: dict, context: SchemaContext) -> ElementsRule | None:
+        """The nodes of the elements by position, and of the rest, as the draft reads
+        `prefixItems` and `items` (see `compile.drafts`); a position the drafts that must
+        agree read differently is held by a node that judges nothing. (Children are compiled
+        from here, a frame per level fewer: compiling recurses once per level of depth.)"""
         if not context.judges_lists:
             return None
-        by_position, rest = cls._schemas(node, context)
+        items, prefix, draft = node.get("items"), node.get("prefixItems"), context.draft
+        rest = None if items is None or isinstance(items, list) else context.child(items, "items")
+        keyword, schemas, positions = "items", (), []
+        if isinstance(items, list):
+            schemas = items if draft.item_list else ()
+        elif isinstance(prefix, list) and draft.items_after_prefix:
+            if draft.prefix_items:
+                keyword, schemas = "prefixItems", prefix
+            else:
+                positions = [context.judging_nothing()] * len(prefix)
+        for index, schema in enumerate(schemas):
+            positions.append(context.child(schema, keyword, index))
+        by_position = tuple(positions)
         rest = None if rest is None or context.trivial(rest) else rest
         while by_position and context.trivial(by_position[-1]) and rest is None:
             by_position = by_position[:-1]
         if not by_position and rest is None:
             return None
         return cls(by_position, rest)
-
-    @staticmethod
-    def _schemas(node: dict, context: SchemaContext) -> tuple[tuple[CompiledNode, ...], CompiledNode | None]:
-        """The nodes of the elements by position, and of the rest, as the draft reads
-        `prefixItems` and `items` (see `compile.drafts`); a position the drafts that must
-        agree read differently is held by a node that judges nothing."""
-        items, prefix, draft = node.get("items"), node.get("prefixItems"), context.draft
-        if isinstance(items, list):
-            if not draft.item_list:
-                return (), None
-            return tuple(context.child(s, "items", i) for i, s in enumerate(items)), None
-        rest = None if items is None else context.child(items, "items")
-        if not isinstance(prefix, list) or not draft.items_after_prefix:
-            return (), rest
-        if draft.prefix_items:
-            return tuple(context.child(s, "prefixItems", i) for i, s in enumerate(prefix)), rest
-        return (context.judging_nothing(),) * len(prefix), rest
 
     # ── Testing a value ─────────────────────────────────────────────────────────────────
 
@@ -110,7 +109,9 @@ class ElementsRule:
         """Each element cast by its own node; a new list only where one changed."""
         if not isinstance(value, LIST_TYPES):
             return value
-        cast = [caster.below(index, node, item) for index, (node, item) in enumerate(self._pairs(value))]
+        cast = []
+        for index, (node, item) in enumerate(self._pairs(value)):  # a loop: casting recurses once per level
+            cast.append(caster.below(index, node, item))
         if all(new is old for new, old in zip(cast, value)):
             return value
         return [*cast, *list(value)[len(cast):]]

@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
+class EngineSignal(Exception):
+    """Raised by the engine through a rule's walk (the cap of findings reached): never the
+    rule's own doing, so never reported as a host's rule kind failing."""
+
+
 #: A finding about the value itself, not about one of its members.
 NO_MEMBER: Any = object()
 

@@ -189,7 +189,8 @@ class UnionRule:
         if "anyOf" not in node and "oneOf" not in node:
             return None
         unions = [cls._union(node[keyword], keyword == "oneOf", context)
-                  for keyword in ("anyOf", "oneOf") if isinstance(node.get(keyword), list)]
+                  for keyword in ("anyOf", "oneOf")  # read only by the drafts that define them (not draft-03)
+                  if isinstance(node.get(keyword), list) and context.draft.defines(keyword)]
         return cls(tuple(unions)) if unions else None
 
     @staticmethod

@@ -20,6 +20,7 @@ from ..formats import mcp_calls
 from ..table.entries import Table
 from ..turn.calls import Call, TurnVerdict, id_key
 from ..turn.gate import Toolset, check_turn
+from ..turn.telemetry import Telemetry
 
 #: A server that hands out more pages of tools than this is taken to loop.
 MOST_TOOL_PAGES = 1000
@@ -41,11 +42,12 @@ class GatedSession:
     """Wraps an initialized `mcp.ClientSession` or an entered `mcp.Client` (anything with
     their `list_tools` and `call_tool`). `charge(call)` is called once per call actually
     sent, before it is sent: the host's external call budget, which may raise to stop the
-    turn."""
+    turn. With `telemetry`, each turn decided is reported to OpenTelemetry (gate "mcp")."""
 
     def __init__(self, session: Any, table: Table | str | None = None,
-                 charge: Callable[[Call], object] | None = None):
+                 charge: Callable[[Call], object] | None = None, telemetry: Telemetry | None = None):
         self.session, self.table, self.charge = session, table, charge
+        self.telemetry = None if telemetry is None else telemetry.for_gate("mcp")
         self.tools: tuple[Any, ...] = ()
         self.toolset: Toolset | None = None
 
@@ -79,7 +81,7 @@ class GatedSession:
         if self.toolset is None:
             await self.list_tools()
         turn = mcp_calls.calls(list(calls))
-        verdict = check_turn(turn, self.toolset)
+        verdict = check_turn(turn, self.toolset, telemetry=self.telemetry)
         if not verdict.ok:
             return GatedTurn(False, turn, _refusals(turn, verdict), verdict)
         results = []

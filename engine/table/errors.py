@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ..values.quoting import ELLIPSIS, escaped
+
 
 class TableError(Exception):
     """A table that cannot be loaded."""
 
     def __init__(self, file: str, line: int | None, column: int | None, reason: str):
-        where = file if line is None else f"{file}:{line}:{column}"
+        shown = escaped(file if len(file) <= 160 else ELLIPSIS + file[-159:])  # a path may be anything
+        where = shown if line is None else f"{shown}:{line}:{column}"
         super().__init__(f"{where}: {reason}.")
         self.file, self.line, self.column, self.reason = file, line, column, reason
 

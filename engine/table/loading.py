@@ -6,11 +6,14 @@ Any error names the file, line and column of the entry at fault and says what is
 
 from __future__ import annotations
 
+import errno
 import json
+import stat
 import threading
 from functools import lru_cache
 from pathlib import Path
 
+from ..values.quoting import quote_text
 from .entries import Table
 from .errors import TableError
 from .parsing import Drop, Header, Placed, Sourced, entry_key, parse_table_file
@@ -40,15 +43,20 @@ _cache_lock = threading.Lock()
 
 
 def load_table(name_or_path: str | Path = DEFAULT_TABLE) -> Table:
-    """A shipped table by name (`adr246`, the default), or a `.rules` file by path."""
+    """A shipped table by name (`adr246`, the default), or a `.rules` file by path. Any
+    failure to read one is a `TableError` saying why in a sentence."""
     reference = str(name_or_path)
     shipped = shipped_tables()
-    path = shipped[reference] if reference in shipped else Path(reference).resolve()
-    if not path.is_file():
+    path = shipped[reference] if reference in shipped else Path(reference)
+    try:
+        path, changed = table_file(path)
+    except _Missing:
         known = ", ".join(shipped) or "none"
         raise TableError(_shown(path), None, None,
-                         f"there is no table file here, and no shipped table of that name ({known})")
-    key = (path, path.stat().st_mtime_ns)
+                         f"there is no table file here, and no shipped table of that name ({known})") from None
+    except _Unreadable as error:
+        raise TableError(_shown(path), None, None, str(error)) from None
+    key = (path, changed)
     with _cache_lock:
         table = _cache.get(key)
         if table is None:
@@ -56,10 +64,49 @@ def load_table(name_or_path: str | Path = DEFAULT_TABLE) -> Table:
     return table
 
 
+class _Missing(Exception):
+    """No file at a table's path."""
+
+
+class _Unreadable(Exception):
+    """A table's path that leads to no file that can be read; the text says why."""
+
+
+def table_file(path: Path) -> tuple[Path, int]:
+    """A table file's resolved path and when it last changed; `_Missing` or `_Unreadable`
+    (saying why) for a path that leads to no readable file."""
+    try:
+        resolved = path.resolve()
+        status = resolved.stat()
+    except FileNotFoundError:
+        raise _Missing from None
+    except ValueError:  # a NUL character: no system has such a path
+        raise _Unreadable("the path holds a NUL character, so no file has it") from None
+    except RuntimeError:  # Python 3.11's resolve() on a loop of symbolic links
+        raise _Unreadable("the path is a loop of symbolic links") from None
+    except OSError as error:
+        raise _Unreadable(_os_problem(error)) from None
+    if stat.S_ISDIR(status.st_mode):
+        raise _Unreadable("this is a folder, not a table file")
+    if not stat.S_ISREG(status.st_mode):
+        raise _Unreadable("this is not a regular file")
+    return resolved, status.st_mtime_ns
+
+
+def _os_problem(error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return "the path is a loop of symbolic links"
+    if error.errno == errno.ENAMETOOLONG:
+        return "the path is too long for this system"
+    if isinstance(error, PermissionError):
+        return "the table cannot be read (permission denied)"
+    return f"the table cannot be read ({(error.strerror or error.__class__.__name__).lower()})"
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(Path.cwd()))
-    except ValueError:
+    except (ValueError, OSError):  # elsewhere; or the working folder is gone
         return str(path)
 
 
@@ -84,21 +131,36 @@ def _split_header(items: list[Sourced]) -> tuple[Sourced | None, list[Sourced]]:
     return (items[0], items[1:]) if headers else (None, items)
 
 
+#: Tables extending tables: how long a chain may be (each link is read recursively).
+LONGEST_CHAIN = 32
+
+
 def _parent_entries(header: Sourced, path: Path, chain: tuple[Path, ...]) -> list[Sourced]:
     parent = header.item.parent
     shipped = shipped_tables()
+    if len(chain) >= LONGEST_CHAIN:
+        raise header.position.error(f"the tables this one extends form a chain of more than {LONGEST_CHAIN} "
+                                    "(at most that many may extend each other)")
     if header.item.parent_is_path:
-        parent_path = (path.parent / parent).resolve()
-        if not parent_path.is_file():
-            raise header.position.error(f"the table file {json.dumps(parent)} to extend does not exist")
+        try:
+            parent_path = table_file(path.parent / parent)[0]
+        except _Missing:
+            raise header.position.error(f"the table file {_quoted(parent)} to extend does not exist") from None
+        except _Unreadable as error:
+            raise header.position.error(f"the table file {_quoted(parent)} to extend cannot be used: {error}") from None
     elif parent in shipped:
         parent_path = shipped[parent].resolve()
     else:
         known = ", ".join(shipped) or "none"
         raise header.position.error(f'there is no shipped table "{parent}" to extend (shipped: {known})')
     if parent_path in (*chain, path):
-        raise header.position.error(f"extending {json.dumps(parent)} makes a cycle of tables")
+        raise header.position.error(f"extending {_quoted(parent)} makes a cycle of tables")
     return _load_entries(parent_path, (*chain, path))[1]
+
+
+def _quoted(path: str) -> str:
+    """A path a table names, quoted as JSON and cut (a sentence names it, whatever its length)."""
+    return quote_text(path, 120, keep_end=True)
 
 
 def _merge(merged: list[Sourced], item: Sourced) -> None:

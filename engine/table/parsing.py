@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from functools import cache
 from pathlib import Path
 
 from attrs import frozen
@@ -15,8 +16,14 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 from .entries import AnswerEntry, LimitEntry, MessageEntry, RuleEntry, SkipEntry, TypeEntry, ValueEntry
 from .errors import Position, TableError
 
-_PARSER = Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True,
-                    maybe_placeholders=False)
+
+
+@cache
+def _parser() -> Lark:
+    """The grammar, built when the first table is read (a fifth of `import turngate` when it
+    was built at import; a host that never reads a table never builds it)."""
+    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True,
+                     maybe_placeholders=False)
 
 
 @frozen
@@ -161,7 +168,7 @@ _WORDS = {"NAME": "a name", "STRING": "a quoted text", "INT": "a whole number",
 
 
 def _expected(names) -> str:
-    keywords = {t.name: t.pattern.value.removesuffix("\\b") for t in _PARSER.terminals}
+    keywords = {t.name: t.pattern.value.removesuffix("\\b") for t in _parser().terminals}
     words = sorted({_WORDS.get(n) or f'"{keywords.get(n, n.lower())}"' for n in names})
     return words[0] if len(words) == 1 else "one of " + ", ".join(words)
 
@@ -185,7 +192,7 @@ def parse_table_file(path: Path, shown: str) -> list[Sourced]:
     except (OSError, UnicodeDecodeError) as error:
         raise TableError(shown, None, None, f"the table cannot be read ({error.__class__.__name__})") from None
     try:
-        tree = _PARSER.parse(text)
+        tree = _parser().parse(text)
         return _ToEntries(shown).transform(tree)
     except UnexpectedInput as error:
         raise TableError(shown, error.line, error.column, _explain(error)) from None

@@ -75,7 +75,7 @@ class TableWords:
     def answer(self, name: str, **facts: object) -> str:
         """One of the table's answers: the model's own texts (tool names, call ids) quoted and
         cut; the engine's (a message, a JSON error, a number) as they are."""
-        texts = {key: quote_text(str(value), MODEL_TEXTS[key]) if key in MODEL_TEXTS else value
+        texts = {key: _model_text(value, MODEL_TEXTS[key]) if key in MODEL_TEXTS else value
                  for key, value in facts.items()}
         return self.answers[name].format_map(texts)
 
@@ -237,6 +237,12 @@ def _host_text(name: str) -> TextMaker:
             return None
         return quote_list(other, HOST_FACT_WIDTH) if kind_of(other) == "list" else quote_any(other, HOST_FACT_WIDTH)
     return text
+
+
+def _model_text(value: object, width: int) -> str:
+    """A text of the model's own (a tool's name, a call id) quoted as JSON: a call id of
+    another kind as the JSON value it is (`null`, `true`, `5`), never as Python writes it."""
+    return quote_text(value, width) if type(value) is str else quote_any(value, width)
 
 
 def _kind(value: object) -> str | None:

@@ -87,13 +87,17 @@ def as_call(item: Call | Mapping) -> Call:
 
 
 def id_key(call_id: object) -> object:
-    """What tells call ids apart, as `==` does: the id itself where it can be hashed, else
-    its form as a JSON value (so a turn is answered in time linear in its calls)."""
+    """What tells call ids apart: their value as JSON, as an API that answers each id reads
+    them (1 and 1.0 are one number; true is not 1, "1" is not 1). Text is its own key; a value
+    JSON cannot make is told apart by ==, or by identity where it cannot be hashed. A key can
+    be hashed, so a turn is answered in time linear in its calls."""
+    if type(call_id) is str:
+        return call_id
     try:
-        hash(call_id)
-        return (0, call_id)
-    except TypeError:
+        return canonical_form(call_id)
+    except Unjudged:
         try:
-            return (1, canonical_form(call_id))
-        except Unjudged:
-            return (2, repr(call_id))
+            hash(call_id)
+            return ("not JSON", call_id)
+        except TypeError:
+            return ("not JSON", id(call_id))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..check.schema import CompiledSchema, SchemaCache, resolve_table
 from ..compile.compiled_table import compiled_table
@@ -17,10 +18,15 @@ from ..kinds.verdict import Verdict, new_tuple
 from ..table.entries import Table
 from ..table.wording import TableWords
 from ..values.decoding import decode_json
+from ..values.quoting import quote_any
 from ..values.shapes import described
+from ..values.stack import again_on_a_fresh_stack, on_a_fresh_stack
 from ..values.suggest import closest_name
 from .calls import Call, CallAnswer, TurnVerdict, as_call, id_key, tool_name
 from .tools import offered_tools
+
+if TYPE_CHECKING:
+    from .telemetry import Telemetry
 
 
 class Toolset:
@@ -35,10 +41,10 @@ class Toolset:
                  cache: SchemaCache | None = None, casts: bool = False):
         self.table, self.casts = resolve_table(table), casts
         self.words = compiled_table(self.table).words
-        cache = cache or SHARED_CACHE
+        cache = SHARED_CACHE if cache is None else cache
         self.compiled: dict[str, CompiledSchema] = {
             name: cache.compile(schema, self.table, casts) for name, schema in offered_tools(tools).items()}
-        self.names = tuple(self.compiled)
+        self.names = tuple(name for name in self.compiled if type(name) is str)  # only text can be called
         self.fits = {name: compiled.root.fits for name, compiled in self.compiled.items()}
 
 
@@ -46,30 +52,47 @@ SHARED_CACHE = SchemaCache()
 
 
 def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | object,
-               table: Table | str | None = None, casts: bool | None = None) -> TurnVerdict:
+               table: Table | str | None = None, casts: bool | None = None,
+               telemetry: Telemetry | None = None) -> TurnVerdict:
     """The decision on a whole turn. `tools` is a `Toolset` compiled once for many turns, or
     anything a `Toolset` is made from (compiled schemas are then cached by content); `table`
     and `casts` say how to make it. A turn that may run carries its calls with arguments
-    decoded (and cast where the toolset casts)."""
-    if type(tools) is Toolset or isinstance(tools, Toolset):
-        toolset = tools
-        if casts is not None and casts != toolset.casts:
-            raise ValueError("casts are asked for where the Toolset is made: Toolset(tools, casts=True)")
-    else:
-        toolset = Toolset(tools, table, casts=bool(casts))
-    casts = toolset.casts
+    decoded (and cast where the toolset casts). With `telemetry`, the decision is reported to
+    OpenTelemetry (see `turn.telemetry`)."""
+    if telemetry is not None:
+        return _reported(telemetry, calls, tools, table, casts)
     given = calls if type(calls) is tuple else tuple(calls) if type(calls) is list else _as_turn(calls)
-    if not casts:
-        received = _fits_as_given(given, toolset)
-        if received is not None:
-            return new_tuple(TurnVerdict, (True, given, (), (), received))
+    try:
+        if type(tools) is Toolset or isinstance(tools, Toolset):
+            toolset = tools
+            if casts is not None and casts != toolset.casts:
+                raise ValueError("casts are asked for where the Toolset is made: Toolset(tools, casts=True)")
+        else:
+            toolset = Toolset(tools, table, casts=bool(casts))
+        if not toolset.casts:
+            received = _fits_as_given(given, toolset)
+            if received is not None:
+                return new_tuple(TurnVerdict, (True, given, (), (), received))
+        return _decided(given, toolset)
+    except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
+        return again_on_a_fresh_stack(error, check_turn, given, tools, table, casts)
+
+
+def _decided(given: tuple, toolset: Toolset) -> TurnVerdict:
+    """The turn looked at call by call: each decoded, checked and answered."""
     turn = tuple(as_call(item) for item in given)
     outcomes = [_check_call(call, toolset) for call in turn]
     repeated = _repeated_ids(turn)
     if not repeated and all(outcome is None or type(outcome) is Call for outcome in outcomes):
         decoded = tuple(call if outcome is None else outcome for call, outcome in zip(turn, outcomes))
-        return _cast_turn(decoded, toolset) if casts else TurnVerdict(True, decoded)
+        return _cast_turn(decoded, toolset) if toolset.casts else TurnVerdict(True, decoded)
     return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset))
+
+
+def _reported(telemetry: Telemetry, calls: Iterable[Call | Mapping], tools: Toolset | object,
+              table: Table | str | None, casts: bool | None) -> TurnVerdict:
+    # Apart from check_turn, whose locals would otherwise all be closure cells, each turn.
+    return telemetry.decide(lambda: check_turn(calls, tools, table, casts))
 
 
 def _as_turn(calls: object) -> tuple:
@@ -82,7 +105,8 @@ def _as_turn(calls: object) -> tuple:
 
 def _described(value: object) -> str:
     if isinstance(value, Mapping):
-        return f"an object with {', '.join(map(repr, list(value)[:4]))}" if value else "an empty object"
+        keys = ", ".join(quote_any(key, 40) for key in list(value)[:4])
+        return f"an object with {keys}" if value else "an empty object"
     return described(value)
 
 
@@ -105,10 +129,7 @@ def _fits_as_given(turn: tuple, toolset: Toolset) -> tuple | None:
         fits = fits_for.get(tool) if type(tool) is str else None
         if fits is None or not fits(arguments):
             return None
-        try:
-            ids.add(call_id)
-        except TypeError:  # an id that cannot be hashed is compared one by one, elsewhere
-            return None
+        ids.add(call_id if type(call_id) is str else id_key(call_id))
     return () if len(ids) == len(turn) else None
 
 
@@ -133,15 +154,12 @@ def _fits_once_decoded(turn: tuple, toolset: Toolset) -> tuple | None:
         fits = fits_for.get(tool) if type(tool) is str else None
         if fits is None or arguments is _UNDECODED or not fits(arguments):
             return None
-        received.append(arguments)
-        try:
-            ids.add(call_id)
-        except TypeError:
-            return None
+        received.append({} if arguments is _NONE else arguments)  # each call its own
+        ids.add(call_id if type(call_id) is str else id_key(call_id))
     return tuple(received) if len(ids) == len(turn) else None
 
 
-_NONE: dict = {}  # no arguments sent; checked, never changed
+_NONE: dict = {}  # no arguments sent: checked, never changed, never handed on
 _UNDECODED: object = object()
 
 
@@ -180,6 +198,8 @@ def decode_arguments(call: Call, words: TableWords) -> object:
     try:
         return decode_json(text)
     except RecursionError:
+        if not on_a_fresh_stack():
+            raise  # the host's own depth, maybe: decided again on a fresh stack (`values.stack`)
         return _refused(call, words, "invalid-json", problem="nested too deeply", line=1, column=1)
     except json.JSONDecodeError as error:
         if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):

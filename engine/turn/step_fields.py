@@ -4,10 +4,9 @@ sentence (`"turn" is missing.`, `"status" must be one of "ok", ..., not "done".`
 
 from __future__ import annotations
 
-import json
 from typing import Callable
 
-from ..values.quoting import escaped, quote_text
+from ..values.quoting import escaped, quote_any, quote_text
 from ..values.shapes import described
 
 #: What became of a call, who refused it, and how much a record keeps.
@@ -50,6 +49,7 @@ FIELDS: dict[str, tuple[Callable[[object], bool], str]] = {
     "privacy": (_one_of(PRIVACY_LEVELS), _listed(PRIVACY_LEVELS)),
     "casts": (_list_of_text, "a list of text"),
     "cast_count": (_integer, "an integer"),
+    "judged": (lambda value: type(value) is bool, "true or false"),
 }
 
 
@@ -59,8 +59,8 @@ def _shown(value: object) -> str:
         return quote_text(value, 40)
     if isinstance(value, (list, dict)):
         return described(value)
-    text = json.dumps(value, ensure_ascii=False)
-    return escaped(text if len(text) <= 40 else text[:39] + "…")
+    text = quote_any(value, 40)
+    return escaped(text)
 
 
 def _but(value: object, must_be: str) -> str:

@@ -11,9 +11,12 @@ import json
 from typing import IO, Iterable
 
 from attrs import evolve, field, frozen
+from cattrs.gen import make_dict_unstructure_fn, override
 
-from ..check.convert import from_data, to_data
+from ..check.convert import converter, from_data, to_data
 from ..values.decoding import decode_json
+from ..values.encoding import encode_json
+from ..values.quoting import quote_any
 from .calls import TurnVerdict
 from .step_fields import FIELDS, PRIVACY_LEVELS, REFUSALS, STATUSES, step_problem
 
@@ -21,7 +24,7 @@ from .step_fields import FIELDS, PRIVACY_LEVELS, REFUSALS, STATUSES, step_proble
 def _one_of(allowed: tuple):
     def validate(_, attribute, value) -> None:
         if value not in allowed:
-            raise ValueError(f"{attribute.name} is one of {', '.join(map(json.dumps, allowed))}, not {json.dumps(value)}")
+            raise ValueError(f"{attribute.name} is one of {', '.join(map(quote_any, allowed))}, not {quote_any(value)}")
     return validate
 
 
@@ -40,6 +43,7 @@ class RunStep:
     privacy: str = field(default="full", validator=_one_of(PRIVACY_LEVELS))
     casts: tuple[str, ...] = field(converter=tuple, default=())  # arguments a cast changed
     cast_count: int = 0
+    judged: bool = True  # False: the call ran without being judged (no schema was at hand)
 
     def at_privacy(self, privacy: str) -> RunStep:
         """This step as kept at `privacy`: metadata-only drops the call id, the text and the
@@ -47,6 +51,11 @@ class RunStep:
         if privacy == "full":
             return self
         return evolve(self, call_id=None, text=None, casts=(), privacy=privacy)
+
+
+# `judged` is written only where it is false: every step written before it stays as it was.
+converter.register_unstructure_hook(
+    RunStep, make_dict_unstructure_fn(RunStep, converter, judged=override(omit_if_default=True)))
 
 
 def refused_steps(verdict: TurnVerdict, turn: int, privacy: str = "full") -> tuple[RunStep, ...]:
@@ -59,13 +68,21 @@ def refused_steps(verdict: TurnVerdict, turn: int, privacy: str = "full") -> tup
 
 
 def step_id(call_id: object) -> str | int | None:
-    return call_id if call_id is None or type(call_id) in (str, int) else str(call_id)
+    """A call id as a step keeps it: text or an integer (of any size) as it is, null as null,
+    anything else as its JSON text (`true`, `1.5`), or where JSON cannot write it, a text
+    that says so."""
+    if call_id is None or type(call_id) in (str, int):
+        return call_id
+    try:
+        return encode_json(call_id)
+    except (TypeError, ValueError, RecursionError):  # not JSON: a host's own object
+        return quote_any(call_id)
 
 
 def dump_steps(steps: Iterable[RunStep], out: IO[str]) -> None:
-    """Steps as JSON lines."""
+    """Steps as JSON lines (integers of any size, as the step holds them)."""
     for step in steps:
-        out.write(json.dumps(to_data(step), ensure_ascii=False) + "\n")
+        out.write(encode_json(to_data(step)) + "\n")
 
 
 def load_steps(lines: Iterable[str]) -> tuple[list[RunStep], list[tuple[int, str]]]:
@@ -79,7 +96,8 @@ def load_steps(lines: Iterable[str]) -> tuple[list[RunStep], list[tuple[int, str
         try:
             steps.append(read_step(decode_json(line)))
         except json.JSONDecodeError as error:
-            broken.append((number, f"line {number} is not valid JSON: {error.msg.lower()} at column {error.colno}."))
+            problem = error.msg[:1].lower() + error.msg[1:]
+            broken.append((number, f"line {number} is not valid JSON: {problem} at column {error.colno}."))
         except (ValueError, RecursionError) as error:
             broken.append((number, f"line {number} is not a run step: {error}"))
     return steps, broken

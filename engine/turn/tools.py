@@ -29,7 +29,7 @@ def offered_tools(tools: object) -> dict[str, object]:
     `FormatError` for a list of one shape with a tool that is not well formed."""
     data = plain_data(tools)
     if isinstance(data, Mapping):
-        if isinstance(data.get("tools"), list):
+        if _is_tools_list_result(data):
             return mcp_tools(data)
         return dict(data)
     if isinstance(data, (list, tuple)):
@@ -39,6 +39,19 @@ def offered_tools(tools: object) -> dict[str, object]:
         if not data:
             return {}
     raise TypeError(f"a toolset is made of {ACCEPTED}; this is {_described(tools)}.")
+
+
+def _is_tools_list_result(data: Mapping) -> bool:
+    """Whether a mapping is an MCP `tools/list` result rather than tool names and schemas: its
+    "tools" lists tools (objects with a "name" and an "inputSchema"), and none of its other
+    members could be a schema (an object or a boolean) but `_meta`. A tool may be named
+    "tools": its schema is then an object or a boolean, or, where it is a list, other tools
+    sit beside it."""
+    listed = data.get("tools")
+    if not isinstance(listed, (list, tuple)) or not all(
+            isinstance(tool, Mapping) and "name" in tool and "inputSchema" in tool for tool in listed):
+        return False
+    return not any(isinstance(value, (Mapping, bool)) for key, value in data.items() if key not in ("tools", "_meta"))
 
 
 def _reader_for(tools: list | tuple):

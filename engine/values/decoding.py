@@ -7,40 +7,104 @@ conversions); JSON has no such limit, so an integer longer than that is read in 
 from __future__ import annotations
 
 import json
+import re
+from decimal import Decimal
 
 #: Python turns at most this many digits into an int at once (`sys.get_int_max_str_digits`).
 DIGITS_AT_ONCE = 4000
 
 
-def _integer(digits: str) -> int:
+def any_size_integer(digits: str) -> int:
     if len(digits) <= DIGITS_AT_ONCE:
         return int(digits)
     sign, digits = (-1, digits[1:]) if digits[0] == "-" else (1, digits)
     half = len(digits) // 2
-    return sign * (_integer(digits[:half]) * 10 ** (len(digits) - half) + _integer(digits[half:]))
+    return sign * (any_size_integer(digits[:half]) * 10 ** (len(digits) - half) + any_size_integer(digits[half:]))
+
+
+class _Unreadable(ValueError):
+    """JSON text (or what Python's `json` takes for it) holding a value no JSON reader hands on."""
+
+    def decode_error(self, text: str) -> json.JSONDecodeError:
+        raise NotImplementedError
+
+
+class _NotJSON(_Unreadable):
+    """`NaN`, `Infinity` or `-Infinity`: Python's `json` reads them, JSON has no such value."""
+
+    def decode_error(self, text: str) -> json.JSONDecodeError:
+        # Where the first one outside a string stands (everything before it was read as
+        # JSON, so its strings are whole).
+        position = next((found.start(1) for found in _CONSTANT.finditer(text) if found.group(1)), 0)
+        return json.JSONDecodeError(f"Expecting value, not {self}", text, position)
+
+
+class _TooLarge(_Unreadable):
+    """A number no float holds that is no integer of at most `MOST_DIGITS_OF_A_LARGE_NUMBER`
+    digits: JSON, but no number turngate can hand on as it was written."""
+
+    def decode_error(self, text: str) -> json.JSONDecodeError:
+        return json.JSONDecodeError("A number too large to read", text, max(text.find(str(self)), 0))
+
+
+def _refused_constant(name: str) -> object:
+    raise _NotJSON(name)
+
+
+#: A number too large for a float is read as the integer it is only up to this many digits:
+#: past them, a few characters of text (`1e999999`) would make an integer of any length.
+MOST_DIGITS_OF_A_LARGE_NUMBER = 1000
+
+
+def _number(text: str) -> float | int:
+    """A JSON number with a fraction or an exponent. One too large for a float (`1e400`)
+    would be read as infinity, which is no JSON value: it is read as the integer it is
+    (every such number written in a few digits is whole)."""
+    number = float(text)
+    if number - number == 0.0:  # finite (infinity minus itself is NaN)
+        return number
+    exact = Decimal(text)
+    if exact.adjusted() >= MOST_DIGITS_OF_A_LARGE_NUMBER or exact != exact.to_integral_value():
+        raise _TooLarge(text)
+    return int(exact)
 
 
 #: The decoder's scan of one value, without the searches for white space around it that
 #: `json.loads` makes: on the short texts of a call's arguments, those cost about as much
 #: as the scan itself.
-_scan_value = json.JSONDecoder().scan_once
+_DECODER = json.JSONDecoder(parse_constant=_refused_constant, parse_float=_number)
+_scan_value = _DECODER.scan_once
+_LONG_DECODER = json.JSONDecoder(parse_constant=_refused_constant, parse_float=_number, parse_int=any_size_integer)
+#: A string, or one of the names Python's `json` reads where JSON has none.
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
 
 
 def decode_json(text: str) -> object:
-    """JSON text decoded, whatever the size of its numbers (raises `json.JSONDecodeError`,
-    or `RecursionError` for text nested too deeply)."""
+    """JSON text decoded, whatever the size of its integers (raises `json.JSONDecodeError`,
+    also for `NaN` and `Infinity`, which are not JSON, and for a number too large for a float
+    that is not an integer of at most `MOST_DIGITS_OF_A_LARGE_NUMBER` digits; `RecursionError`
+    for text nested too deeply)."""
+    try:
+        return _decoded(text)
+    except _Unreadable as error:
+        raise error.decode_error(text) from None
+
+
+def _decoded(text: str) -> object:
     try:
         value, end = _scan_value(text, 0)
         if end == len(text):
             return value
+    except _Unreadable:
+        raise
     except (StopIteration, ValueError):
         pass  # white space around the value, or no value: json.loads reads it, or says why not
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return _DECODER.decode(text)
+    except (json.JSONDecodeError, _Unreadable):
         raise
     except ValueError:  # an integer of more digits than Python reads at once
-        return json.loads(text, parse_int=_integer)
+        return _LONG_DECODER.decode(text)
 
 
 def integer_text(number: int) -> str:

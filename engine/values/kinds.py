@@ -10,6 +10,7 @@ import math
 import re
 
 from .decoding import decode_json
+from .stack import on_a_fresh_stack
 
 #: The kinds of value of semantics.md, each with the Python types JSON decodes it to.
 #: A tuple counts as a list. Order matters: bool before the number types it subclasses.
@@ -148,8 +149,12 @@ def text_json(text: str) -> object:
         return None
     try:
         decoded = decode_json(text)
-    except (ValueError, RecursionError):  # not JSON, or nested too deeply
+    except ValueError:  # not JSON
         return None
+    except RecursionError:
+        if not on_a_fresh_stack():
+            raise  # the host's own depth, maybe: decided again on a fresh stack (`stack`)
+        return None  # nested too deeply
     return decoded if isinstance(decoded, (dict, list)) else None
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from functools import lru_cache
 from typing import Iterable
 
+from .decoding import integer_text
 from .kinds import kind_of
 
 ELLIPSIS = "…"
@@ -88,18 +88,25 @@ def quote_scalar(value: object, width: int) -> str:
         if math.isinf(value):
             return "Infinity" if value > 0 else "-Infinity"
         return _cut(float.__repr__(value), width)
+    if kind is None:  # nothing JSON can make (a host's own object): not written at all
+        return _cut("a value that is not JSON", width)
+    return _cut(shown_integer(value), width)  # type: ignore[arg-type]
+
+
+def shown_integer(number: int) -> str:
+    """An integer's digits; one of more digits than Python writes at once, by its size."""
     try:
-        return _cut(int.__repr__(value), width)  # type: ignore[arg-type]
+        return int.__repr__(number)
     except ValueError:
-        digits = int(value.bit_length() * math.log10(2)) + 1  # type: ignore[union-attr]
-        return _cut(f"an integer of about {digits} digits", width)
+        digits = int(number.bit_length() * math.log10(2)) + 1
+        return f"an integer of about {digits} digits"
 
 
 def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + ELLIPSIS
 
 
-def quote_any(value: object, width: int) -> str:
+def quote_any(value: object, width: int = 40) -> str:
     """A scalar quoted; a list or object by a short, cut JSON-like form."""
     if kind_of(value) in ("list", "object"):
         return _cut(_brief(value, 3), width)
@@ -112,34 +119,61 @@ def _brief(value: object, depth: int) -> str:
         return f"[{inner}]"
     if kind_of(value) == "object":
         items = list(value.items())[:4] if depth else []  # type: ignore[union-attr]
-        inner = ", ".join(f"{quote_text(str(k), 20)}: {_brief(v, depth - 1)}" for k, v in items)
+        inner = ", ".join(f"{quote_text(k, 20) if type(k) is str else quote_any(k, 20)}: {_brief(v, depth - 1)}"
+                          for k, v in items)
         return "{" + (inner if depth else "…") + "}"
     return quote_scalar(value, 20)
 
 
 def quote_list(values: Iterable[object], width: int) -> str:
-    """Values quoted and joined with commas; cut with how many there are in all. The same
-    enum or list of names is quoted once."""
+    """Values quoted and joined with commas; cut with how many there are in all. A tuple (an
+    enum's members, a node's allowed names: one per compiled rule) is quoted once, kept by
+    the tuple itself: a key by value would take 1, 1.0 and true for one another."""
+    if type(values) is tuple:
+        found = _QUOTED_LISTS.by_identity.get((id(values), width))
+        if found is not None and found[0] is values:
+            return found[1]
+        return _QUOTED_LISTS.quoted(values, width)  # type: ignore[arg-type]
     values = tuple(values)
-    try:
-        return _quote_list_once(values, width)
-    except TypeError:  # an enum of lists or objects cannot be a cache key
-        return _quote_list(values, width)
+    return _quote_list(values[: width // 3 + 2], len(values), width)
 
 
-@lru_cache(maxsize=4096)
-def _quote_list_once(values: tuple, width: int) -> str:
-    return _quote_list(values, width)
+class QuotedLists:
+    """Tuples of values already quoted, by identity (each kept, so its id stays its own),
+    at most `SIZE` at a time. A tuple that cannot be hashed (it holds a list or an object,
+    which could change) is quoted afresh each time."""
+
+    SIZE = 4096
+
+    def __init__(self) -> None:
+        self.by_identity: dict[tuple[int, int], tuple[tuple, str]] = {}
+
+    def quoted(self, values: tuple, width: int) -> str:
+        """The text of a tuple not quoted yet (`quote_list` looks in `by_identity` first)."""
+        # each value shown takes a character and a ", " at least: the rest are only counted
+        text = _quote_list(values[: width // 3 + 2], len(values), width)
+        try:
+            hash(values)
+        except TypeError:
+            return text
+        if len(self.by_identity) >= self.SIZE:
+            self.by_identity.clear()
+        self.by_identity[(id(values), width)] = (values, text)
+        return text
 
 
-def _quote_list(values: tuple, width: int) -> str:
+_QUOTED_LISTS = QuotedLists()
+
+
+def _quote_list(head: tuple, total: int, width: int) -> str:
+    """The first values quoted until `width` is reached, then how many there are in all."""
     quoted: list[str] = []
-    for index, value in enumerate(values):
+    for index, value in enumerate(head):
         piece = quote_any(value, 30)
-        rest = len(values) - index
-        tail = f", {ELLIPSIS} ({len(values)} in all)" if rest > 1 else ""
+        rest = total - index
+        tail = f", {ELLIPSIS} ({total} in all)" if rest > 1 else ""
         if len(", ".join([*quoted, piece])) + len(tail) > width:
-            return ", ".join(quoted) + f", {ELLIPSIS} ({len(values)} in all)"
+            return ", ".join(quoted) + f", {ELLIPSIS} ({total} in all)"
         quoted.append(piece)
     return ", ".join(quoted)
 
@@ -161,7 +195,10 @@ def path_text(path: tuple) -> str:
     text = ""
     for step in path:
         if type(step) is int:
-            text += f"[{step}]"
+            text += f"[{shown_integer(step)}]"
+            continue
+        if not isinstance(step, str):  # a key JSON cannot make (a host's object): as JSON would show it
+            text += f"[{quote_any(step, 40)}]"
             continue
         name = str(step)
         name = name if len(name) <= 100 else name[:99] + ELLIPSIS
@@ -176,3 +213,15 @@ def path_text(path: tuple) -> str:
 def join_phrases(phrases: list[str] | tuple[str, ...], width: int) -> str:
     text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
     return _cut(text, width)
+
+
+def pointer_step(key: object) -> str:
+    """One step of a JSON pointer, `~` and `/` escaped; an integer key (a host's object) of
+    any size in full."""
+    if type(key) is str:
+        text = key
+    elif isinstance(key, int) and not isinstance(key, bool):
+        text = integer_text(int(key))
+    else:
+        text = str(key)
+    return text.replace("~", "~0").replace("/", "~1")

@@ -5,10 +5,11 @@ An SDK's objects are read as the plain data they dump to.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from attrs import frozen
+
+from .quoting import quote_any, quote_text
 
 
 class FormatError(ValueError):
@@ -109,7 +110,7 @@ def tool_schemas(named: list[tuple[str, object, Place]]) -> dict[str, object]:
     first: dict[str, Place] = {}
     for name, schema, place in named:
         if name in schemas:
-            raise place.error(f'offers the tool "{name}" again, after {first[name].path}')
+            raise place.error(f"offers the tool {quote_text(name, 60)} again, after {first[name].path}")
         schemas[name], first[name] = schema, place
     return schemas
 
@@ -119,5 +120,5 @@ def assistant_message(message: object, place: Place) -> Mapping:
     message = as_object(message, place)
     role = message.get("role", "assistant")
     if role != "assistant":
-        raise place.key("role").error(f'is {json.dumps(role)}, but tool calls come in an "assistant" message')
+        raise place.key("role").error(f'is {quote_any(role, 40)}, but tool calls come in an "assistant" message')
     return message

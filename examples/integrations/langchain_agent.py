@@ -15,6 +15,17 @@ from turngate import dump_steps
 from turngate.integrations.langchain import gated_agent
 
 
+def review(model, update_page) -> None:
+    agent = gated_agent(model, [update_page], middleware=[HumanInTheLoopMiddleware(interrupt_on={"update_page": True})],
+                        checkpointer=InMemorySaver(), record=lambda step: dump_steps([step], sys.stdout))
+    config = {"configurable": {"thread_id": "1"}}
+    agent.invoke({"messages": [{"role": "user", "content": "Put page 42 up for review."}]}, config)
+    print("Approval asked for:", agent.get_state(config).interrupts[0].value["action_requests"][0]["args"])
+    agent.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config)
+    for message in agent.get_state(config).values["messages"]:
+        print(f"{message.type:>6}: {message.content or message.tool_calls}")
+
+
 @tool
 def update_page(uid: int, title: str, status: Literal["draft", "review", "published"]) -> str:
     """Change a page's title and status."""
@@ -30,14 +41,6 @@ def turn(call_id, **args):
     return AIMessage("", tool_calls=[{"id": call_id, "name": "update_page", "args": args}])
 
 
-model = ScriptedModel(messages=iter([turn("call_1", uid=42, status="archived"),
-                                     turn("call_2", uid=42, title="Opening hours", status="review"),
-                                     AIMessage("Done.")]))
-agent = gated_agent(model, [update_page], middleware=[HumanInTheLoopMiddleware(interrupt_on={"update_page": True})],
-                    checkpointer=InMemorySaver(), record=lambda step: dump_steps([step], sys.stdout))
-config = {"configurable": {"thread_id": "1"}}
-agent.invoke({"messages": [{"role": "user", "content": "Put page 42 up for review."}]}, config)
-print("Approval asked for:", agent.get_state(config).interrupts[0].value["action_requests"][0]["args"])
-agent.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config)
-for message in agent.get_state(config).values["messages"]:
-    print(f"{message.type:>6}: {message.content or message.tool_calls}")
+review(ScriptedModel(messages=iter([turn("call_1", uid=42, status="archived"),
+                                    turn("call_2", uid=42, title="Opening hours", status="review"),
+                                    AIMessage("Done.")])), update_page)

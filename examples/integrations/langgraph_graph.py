@@ -14,6 +14,18 @@ from turngate import dump_steps
 from turngate.integrations.langgraph import turn_gate_node
 
 
+def gated_graph(model, update_page):
+    graph = StateGraph(MessagesState)
+    graph.add_node("model", lambda state: {"messages": [model.invoke(state["messages"])]})
+    graph.add_node("gate", turn_gate_node([update_page], record=lambda step: dump_steps([step], sys.stdout)),
+                   destinations=("tools", "model", END))
+    graph.add_node("tools", ToolNode([update_page]))
+    graph.add_edge(START, "model")
+    graph.add_edge("model", "gate")
+    graph.add_edge("tools", "model")
+    return graph.compile()
+
+
 @tool
 def update_page(uid: int, title: str, status: Literal["draft", "review", "published"]) -> str:
     """Change a page's title and status."""
@@ -27,14 +39,6 @@ def turn(call_id, **args):
 model = GenericFakeChatModel(messages=iter([turn("call_1", uid=42, status="archived"),
                                             turn("call_2", uid=42, title="Opening hours", status="review"),
                                             AIMessage("Done.")]))
-graph = StateGraph(MessagesState)
-graph.add_node("model", lambda state: {"messages": [model.invoke(state["messages"])]})
-graph.add_node("gate", turn_gate_node([update_page], record=lambda step: dump_steps([step], sys.stdout)),
-               destinations=("tools", "model", END))
-graph.add_node("tools", ToolNode([update_page]))
-graph.add_edge(START, "model")
-graph.add_edge("model", "gate")
-graph.add_edge("tools", "model")
-result = graph.compile().invoke({"messages": [{"role": "user", "content": "Put page 42 up for review."}]})
+result = gated_graph(model, update_page).invoke({"messages": [{"role": "user", "content": "Put page 42 up for review."}]})
 for message in result["messages"]:
     print(f"{message.type:>6}: {message.content or message.tool_calls}")

@@ -11,24 +11,10 @@ from agents.testing import ScriptedModel, assistant_message, function_call
 from turngate import dump_steps
 from turngate.integrations.openai_agents import TurnGate
 
-set_tracing_disabled(True)
 
-
-@function_tool(needs_approval=True)
-def update_page(uid: int, title: str, status: Literal["draft", "review", "published"]) -> str:
-    """Change a page's title and status."""
-    return f"Page {uid} is now {title!r}, {status}."
-
-
-model = ScriptedModel([
-    [function_call("update_page", {"uid": 42, "status": "archived"}, call_id="call_1")],
-    [function_call("update_page", {"uid": 42, "title": "Opening hours", "status": "review"}, call_id="call_2")],
-    [assistant_message("Done.")]])
-gate = TurnGate(Agent(name="pages", model=model, tools=[update_page]),
-                record=lambda step: dump_steps([step], sys.stdout))
-
-
-async def main():
+async def review(model, update_page) -> None:
+    gate = TurnGate(Agent(name="pages", model=model, tools=[update_page]),
+                    record=lambda step: dump_steps([step], sys.stdout))
     result = await Runner.run(gate.agent, "Put page 42 up for review.", run_config=gate.run_config())
     print("Approval asked for:", [item.arguments for item in result.interruptions])
     state = result.to_state()
@@ -38,4 +24,15 @@ async def main():
         print(f"{item.get('type') or item.get('role'):>20}: {item.get('output') or item.get('arguments') or item.get('content')}")
 
 
-asyncio.run(main())
+@function_tool(needs_approval=True)
+def update_page(uid: int, title: str, status: Literal["draft", "review", "published"]) -> str:
+    """Change a page's title and status."""
+    return f"Page {uid} is now {title!r}, {status}."
+
+
+set_tracing_disabled(True)
+model = ScriptedModel([
+    [function_call("update_page", {"uid": 42, "status": "archived"}, call_id="call_1")],
+    [function_call("update_page", {"uid": 42, "title": "Opening hours", "status": "review"}, call_id="call_2")],
+    [assistant_message("Done.")]])
+asyncio.run(review(model, update_page))

@@ -23,6 +23,7 @@ from typing import Annotated, Literal
 import anyio
 import mcp_types as types
 from mcp.server.mcpserver import Context
+from mcp.server.streamable_http import EventMessage, EventStore
 from pydantic import BaseModel, Field
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -51,7 +52,9 @@ async def enable_archive(ctx: Context, notify: bool = True) -> str:
     record("enable_archive", {})
     server.add_tool(archive_ticket)
     if notify:
-        await ctx.session.send_tool_list_changed()
+        await ctx.notify_tools_changed()  # on the listen streams of 2026-07-28
+        if ctx.request_context.protocol_version != "2026-07-28":
+            await ctx.session.send_tool_list_changed()
     return "archive_ticket is offered now."
 
 
@@ -85,6 +88,16 @@ async def slow(seconds: float) -> str:
     return "done"
 
 
+@server.tool()
+async def pause(ctx: Context) -> str:
+    """Close this call's event stream (over HTTP, with an event store), then answer: the
+    client must resume the stream to get the answer (SEP-1699's polling)."""
+    await ctx.report_progress(1, 2, "pausing")
+    await ctx.close_sse_stream()
+    await anyio.sleep(0.5)
+    return "resumed"
+
+
 @server.resource("tickets://open", mime_type="application/json")
 def open_tickets() -> str:
     """The open tickets."""
@@ -116,7 +129,34 @@ async def complete(ref, argument, context) -> types.Completion | None:
     return None
 
 
+class MemoryEvents(EventStore):
+    """The events of every stream, kept so that a client resumes a stream that dropped (the
+    SDK's server asks its host for this store)."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str, object]] = []  # event id, stream id, message
+
+    async def store_event(self, stream_id: str, message: object) -> str:
+        event_id = str(len(self.events) + 1)
+        self.events.append((event_id, stream_id, message))
+        return event_id
+
+    async def replay_events_after(self, last_event_id: str, send_callback: object) -> str | None:
+        found = next((stream for event_id, stream, _ in self.events if event_id == last_event_id), None)
+        if found is None:
+            return None
+        for event_id, stream, message in self.events[int(last_event_id):]:
+            if stream == found and message is not None:
+                await send_callback(EventMessage(message, event_id))  # type: ignore[operator]
+        return found
+
+
 if __name__ == "__main__":
     if os.environ.get("TURNGATE_TEST_PID"):
         Path(os.environ["TURNGATE_TEST_PID"]).write_text(str(os.getpid()), encoding="utf-8")
-    server.run("stdio")
+    if sys.argv[1:2] == ["--http"]:  # Streamable HTTP under uvicorn, streams resumable
+        import uvicorn
+        uvicorn.run(server.streamable_http_app(event_store=MemoryEvents(), retry_interval=100), host="127.0.0.1",
+                    port=int(sys.argv[2]), log_level="warning")
+    else:
+        server.run("stdio")
