@@ -186,6 +186,26 @@ def test_a_rule_kind_raising_behind_a_reference_or_a_union_is_a_rule_kind_error(
         turngate.compile_schema(schema, raising_extended).check(sent)
 
 
+class LazyRule(RaisingRule):
+    """A kind whose walk is made when first asked for, as the engine's own kinds make theirs."""
+
+    @property
+    def collect(self):
+        raise LookupError("no walk")
+
+
+def test_a_rule_kind_whose_walk_raises_when_made_is_a_rule_kind_error(tmp_path):
+    turngate.register_rule_kind("test-lazy", LazyRule)
+    try:
+        (tmp_path / "host.rules").write_text('table host extends extended\nrule boom uses test-lazy\n'
+                                             'message boom "{argument} boom."\n')
+        table = turngate.load_table(tmp_path / "host.rules")
+        with pytest.raises(turngate.RuleKindError, match="LookupError: no walk while reading a schema"):
+            turngate.compile_schema({"type": "integer", "x-boom": "findings"}, table)
+    finally:
+        del turngate.kinds.registry.RULE_KINDS["test-lazy"]
+
+
 @pytest.mark.parametrize("shape", LINKED)
 def test_a_rule_kind_raising_in_a_cast_behind_a_reference_or_a_union_is_a_rule_kind_error(shape, raising_extended):
     schema = LINKED[shape]("cast")
