@@ -353,3 +353,20 @@ def test_a_cast_asks_each_judge_about_each_list_or_object_once(judged, keyword):
     result = turngate.compile_schema(schema, "extended", casts=True).cast({"a": json.dumps(numbers)})
     assert result.arguments == {"a": numbers} and result.changed == (("a",),)
     assert sum(judged) <= 2 * size_of(numbers) + 2  # the text as sent, each number, then the list once
+
+
+def test_a_cast_whose_judging_would_cost_more_than_its_budget_is_not_made(monkeypatch):
+    """Each keyword check python-jsonschema makes for a cast spends a unit of the cast's budget:
+    past it, no cast is made at all (the arguments are handed on as sent, the root listed as
+    not cast), however the checks are spread over the value."""
+    from turngate.compile import budget
+    monkeypatch.setattr(budget, "CAST_UNITS", 100)
+    schema = {"type": "object", "properties": {
+        "big": {"type": "array", "items": {"type": "integer", "minimum": 0}}, "x": {"type": "integer"}}}
+    compiled = turngate.compile_schema(schema, "extended", casts=True)
+    within = {"big": list(range(10)), "x": "5"}
+    assert compiled.cast(within).arguments == {"big": list(range(10)), "x": 5}
+    beyond = {"big": list(range(200)), "x": "5"}
+    result = compiled.cast(beyond)
+    assert result.arguments is beyond and beyond["x"] == "5"
+    assert result.changed == () and result.not_cast == ((),)

@@ -12,11 +12,12 @@ from __future__ import annotations
 import heapq
 import itertools
 
+from ..kinds.union import UnionRule
 from ..table.entries import Table
 from .casting import Casting
 from .compiled_table import CompiledTable, compiled_table
 from .drafts import Draft, draft_of
-from .exact import casts_below, exact_judge, judges_made_once
+from .exact import casts_below, exact_judge, judged_by_branches, judges_made_once
 from .context import NodeContext
 from .links import Link, Placed
 from .node import Node
@@ -110,9 +111,14 @@ class Compilation:
             rule = kind.from_node(schema, context)
             if rule is not None:
                 entries.append((rule, stops))
-        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema, self.draft), self.draft) \
-            if self.for_casts else None
+        casting = self._casting(schema, depth, entries) if self.for_casts else None
         return Node(entries, None, context.types or None, context.admitted_kinds or frozenset(), casting)
+
+    def _casting(self, schema: dict, depth: int, entries: list) -> Casting:
+        below = casts_below(schema, self.draft)
+        by_branches = below and any(type(rule) is UnionRule for rule, _ in entries)  # a union alone
+        return Casting(judged_by_branches if by_branches else exact_judge(schema, self.draft, depth), below,
+                       self.draft)
 
     def judged_plain_leaf(self, schema: dict, depth: int) -> bool:
         """Whether a schema is only a type the table declares (or none) and annotations,

@@ -20,10 +20,12 @@ time out of proportion to the value or the schema, or could read outside the nod
 (`validators` says which nodes python-jsonschema judges.) Format is an annotation, as
 python-jsonschema reads it by default; nothing is fetched.
 
-Work is bounded twice over: while one schema compiles for casts each node's judge is made
-once (`judges_made_once`), and within one cast each judge's verdict on a list or object is
-kept (`VERDICTS`), so a cast that asks a node again about the same value (a union's branch,
-then whether that branch alone holds it) does not judge it again.
+Work is bounded: while one schema compiles for casts each node's judge is made once
+(`judges_made_once`); within one cast each judge's verdict on a list or object is kept, so a
+cast that asks a node again about the same value (a union's branch, then whether that branch
+alone holds it) does not judge it again; a value its declared types refuse is refused without
+asking python-jsonschema (whose `type` would refuse it all the same); and each keyword check
+python-jsonschema makes spends a unit of the cast's budget (see `budget`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from contextvars import ContextVar
 from typing import Any, Callable, Iterator
 
 from ..values.stack import on_a_fresh_stack
+from .budget import JUDGING, CastTooCostly
 from .drafts import Draft, switches_draft
 from .validators import type_verdict, validator
 
@@ -41,6 +44,12 @@ Judge = Callable[[object], "bool | None"]
 
 _DEEPEST = 64  # a node deeper than the deepest a table judges is not judged
 _JSON_TYPES = (type(None), bool, int, float, str, list, dict)
+#: The Python types of JSON value each JSON Schema type may hold, as python-jsonschema's type
+#: checkers of every draft read them (a whole float may be an integer; draft-03's "any" holds all).
+_MAY_HOLD: dict[str, frozenset[type]] = {
+    "string": frozenset({str}), "integer": frozenset({int, float}), "number": frozenset({int, float}),
+    "boolean": frozenset({bool}), "null": frozenset({type(None)}), "array": frozenset({list}),
+    "object": frozenset({dict}), "any": frozenset(_JSON_TYPES)}
 #: Keywords of a node whose verdict does not depend on what its members or elements hold,
 #: only on their names and number: casting below such a node cannot break it.
 _BLIND_TO_MEMBERS = frozenset({
@@ -101,9 +110,27 @@ def _exact_judge(schema: object, draft: Draft, depth: int) -> Judge:
         return _valid  # annotations only (`format` is one, as python-jsonschema reads it by default)
     names = schema.get("type")
     names = (names,) if type(names) is str else names
-    if judged == ["type"] and type(names) in (tuple, list) and names and all(type(n) is str for n in names):
+    typed = type(names) in (tuple, list) and names and all(type(n) is str for n in names)
+    if judged == ["type"] and typed:
         return _type_judge(tuple(names), draft)  # what python-jsonschema's `type` asks of its type checker
-    return _Judge(schema, draft)
+    return _Judge(schema, draft, _refused_by(tuple(names)) if typed else frozenset())
+
+
+def _refused_by(names: tuple[str, ...]) -> frozenset[type]:
+    """The Python types of JSON value that declared types certainly refuse (none where one of
+    them is a name python-jsonschema does not know: it cannot tell there)."""
+    if not all(name in _MAY_HOLD for name in names):
+        return frozenset()
+    held = frozenset().union(*(_MAY_HOLD[name] for name in names))
+    return frozenset(_JSON_TYPES) - held
+
+
+def judged_by_branches(value: object) -> None:
+    """The judge of a node of one `anyOf` or `oneOf` alone, compiled to a union rule: it cannot
+    tell, so a cast goes on to the union, where the one branch made for the value's kind (the
+    only branch it can be valid under, see `kinds.union`) judges it; python-jsonschema would
+    judge every branch, for every value."""
+    return None
 
 
 def _type_judge(names: tuple[str, ...], draft: Draft) -> Judge:
@@ -124,21 +151,18 @@ def _unknown(value: object) -> None:
     return None
 
 
-#: Within one cast (set by `check.schema.CompiledSchema.cast`), each judge's verdict on each
-#: list or object, by judge and value, the value kept beside its verdict so that no other
-#: value can take its identity while the cast runs.
-VERDICTS: ContextVar[dict | None] = ContextVar("verdicts", default=None)
 _UNMADE: Any = object()
 
 
 class _Judge:
     """python-jsonschema's verdict on a node, its validator made when first asked for (None
-    where it cannot be trusted to tell, see above)."""
+    where it cannot be trusted to tell, see above); a value of a Python type its declared
+    types refuse (`refused`) is invalid without asking."""
 
-    __slots__ = ("schema", "draft", "validator")
+    __slots__ = ("schema", "draft", "validator", "refused")
 
-    def __init__(self, schema: dict, draft: Draft):
-        self.schema, self.draft, self.validator = schema, draft, _UNMADE
+    def __init__(self, schema: dict, draft: Draft, refused: frozenset[type]):
+        self.schema, self.draft, self.validator, self.refused = schema, draft, _UNMADE, refused
 
     def __call__(self, value: object) -> bool | None:
         made = self.validator
@@ -146,20 +170,25 @@ class _Judge:
             made = self.validator = validator(self.schema, self.draft)
         if made is None or not _is_json(value):
             return None
-        verdicts = VERDICTS.get() if type(value) in (dict, list) else None
-        if verdicts is None:
+        if type(value) in self.refused:
+            return False
+        judging = JUDGING.get() if type(value) in (dict, list) else None
+        if judging is None:
             return _judged(made, value)
-        kept = verdicts.get((id(self), id(value)))
+        kept = judging.verdicts.get((id(self), id(value)))
         if kept is not None and kept[0] is value:
-            return kept[1]  # type: ignore[no-any-return]
-        verdict = verdicts[(id(self), id(value))] = (value, _judged(made, value))
-        return verdict[1]
+            return kept[1]
+        verdict = _judged(made, value)
+        judging.verdicts[(id(self), id(value))] = (value, verdict)
+        return verdict
 
 
 def _judged(made: Any, value: object) -> bool | None:
     """python-jsonschema's verdict on a value (None where it cannot tell)."""
     try:
         return bool(made.is_valid(value))
+    except CastTooCostly:
+        raise  # the cast's budget is spent: the cast is not made
     except RecursionError:
         if not on_a_fresh_stack():
             raise  # the host's own depth, maybe: decided again on a fresh stack

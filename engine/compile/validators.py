@@ -5,13 +5,15 @@ A node is judged only where python-jsonschema's verdict is bounded by the node a
 and cannot read outside the node (its subschemas hold no reference, no regular expression,
 no `uniqueItems`, no `unevaluated*`, no `$schema` of their own; at most 256 of them, nested
 at most 16 levels below it), and, with no draft named, where the drafts from draft-04 to
-2020-12 read each of its keywords alike.
+2020-12 read each of its keywords alike. Each keyword check it makes within a cast spends a
+unit of the cast's budget (see `budget`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
+from .budget import JUDGING, CastTooCostly
 from .drafts import ANY_DRAFT, DRAFT_03, DRAFT_04, DRAFT_06, DRAFT_07, DRAFT_2019_09, DRAFT_2020_12, Draft
 
 #: Keywords whose verdict could read outside the node or take unbounded time (see above).
@@ -109,23 +111,36 @@ _CLASSES: dict[str, Any] = {}
 
 
 def _validator_class(draft: Draft) -> Any:
-    """python-jsonschema's validator of a draft; with no draft named, 2020-12's, stopping
-    where a whole float meets `integer` (the one type the drafts that must agree read apart)."""
+    """python-jsonschema's validator of a draft, each keyword check counted (see `budget`);
+    with no draft named, 2020-12's, stopping where a whole float meets `integer` (the one type
+    the drafts that must agree read apart)."""
     found = _CLASSES.get(draft.name)
     if found is None:
         from jsonschema import validators
 
         if draft is ANY_DRAFT:
-            latest = validators.Draft202012Validator
-            checker = latest.TYPE_CHECKER.redefine("integer", _integer_if_agreed)
-            found = validators.extend(latest, type_checker=checker)
+            base = validators.Draft202012Validator
+            checker = base.TYPE_CHECKER.redefine("integer", _integer_if_agreed)
         else:
-            found = {DRAFT_03.name: validators.Draft3Validator, DRAFT_04.name: validators.Draft4Validator,
-                     DRAFT_06.name: validators.Draft6Validator, DRAFT_07.name: validators.Draft7Validator,
-                     DRAFT_2019_09.name: validators.Draft201909Validator,
-                     DRAFT_2020_12.name: validators.Draft202012Validator}[draft.name]
-        _CLASSES[draft.name] = found
+            base = {DRAFT_03.name: validators.Draft3Validator, DRAFT_04.name: validators.Draft4Validator,
+                    DRAFT_06.name: validators.Draft6Validator, DRAFT_07.name: validators.Draft7Validator,
+                    DRAFT_2019_09.name: validators.Draft201909Validator,
+                    DRAFT_2020_12.name: validators.Draft202012Validator}[draft.name]
+            checker = base.TYPE_CHECKER
+        counted = {keyword: _counted(check) for keyword, check in base.VALIDATORS.items()}
+        found = _CLASSES[draft.name] = validators.extend(base, validators=counted, type_checker=checker)
     return found
+
+
+def _counted(check: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(validator: Any, argument: object, instance: object, schema: object) -> Any:
+        judging = JUDGING.get()
+        if judging is not None:
+            judging.left -= 1  # `Judging.spend`, in place: this runs for every check
+            if judging.left < 0:
+                raise CastTooCostly
+        return check(validator, argument, instance, schema)
+    return counted
 
 
 def _integer_if_agreed(checker: object, value: object) -> bool:

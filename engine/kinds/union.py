@@ -127,16 +127,17 @@ class Union:
             branch = self.branches[index][1]
             probe = caster.probe()
             cast = branch.cast(value, probe)
-            if cast is not value and self._holds_only(index, cast):
+            if cast is not value and self._holds_only(index, cast, caster):
                 caster.merge(probe)
                 return cast
         caster.note(False)
         return value
 
-    def _holds_only(self, chosen: int, value: object) -> bool:
+    def _holds_only(self, chosen: int, value: object, caster) -> bool:
         """Whether the branch at `chosen` holds the value exactly (for `oneOf`, it alone:
         by place, since equal branches share one compiled node; a branch whose types JSON
-        Schema reads as refusing the value's kind cannot hold it)."""
+        Schema reads as refusing the value's kind cannot hold it). Each rival asked spends a
+        unit of the cast's budget."""
         casting = self.branches[chosen][1].casting
         judge = casting and casting.judge
         if not judge or judge(value) is not True:
@@ -144,9 +145,15 @@ class Union:
         if not self.one_of:
             return True
         rivals = self.json_holders.get(kind_of(value), range(len(self.branches)))
-        return len(rivals) <= CAST_RIVALS + 1 and all(
-            (node := self.branches[index][1]).casting is not None and node.casting.judge(value) is False
-            for index in rivals if index != chosen)
+        if len(rivals) > CAST_RIVALS + 1:
+            return False
+        for index in rivals:
+            if index != chosen:
+                caster.spend()
+                rival = self.branches[index][1].casting
+                if rival is None or rival.judge(value) is not False:
+                    return False
+        return True
 
 
 def _by_kind(kinds_per_branch) -> dict[str, tuple[int, ...]]:
