@@ -4,7 +4,9 @@ and whether the validators agree on what the corpus says is valid and invalid.""
 from __future__ import annotations
 
 import copy
+import gc
 import json
+import tracemalloc
 from functools import partial
 
 import turngate
@@ -36,6 +38,24 @@ def measure_compiles(schemas: list[dict], budget: Budget = FULL) -> dict[str, li
         for name, operation in compile_operations(schema, table, cache).items():
             times.setdefault(name, []).append(per_call_ns(operation, budget))
     return times
+
+
+def memory_per_schema(schemas: list[dict], compile_schema=None) -> float:
+    """Bytes a compiled schema keeps, on average: what compiling every schema once (each
+    kept) adds to the memory tracemalloc traces, after one schema warmed the table's caches.
+    `compile_schema` is turngate's, or another version's (see `ab.py`)."""
+    compile_schema = compile_schema or turngate.compile_schema
+    copies = [copy.deepcopy(schema) for schema in schemas]
+    compile_schema(copy.deepcopy(schemas[0]))
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = [compile_schema(schema) for schema in copies]
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert len(kept) == len(copies)
+    return (after - before) / len(copies)
 
 
 def disagreements(calls: list[Call], prepared: Prepared) -> list[str]:

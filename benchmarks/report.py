@@ -120,7 +120,18 @@ def _p50(times: dict[str, list[float]], name: str) -> float:
     return summarize(times[name]).p50_ns
 
 
-def targets(valid: dict, invalid: dict, compiles: dict, turn, text_turn: dict) -> list[Target]:
+#: The memory a compiled schema kept at 8180c98 (issue 20's figure; `ab.py` measures 10.0 KB
+#: there, by `measure.memory_per_schema`): it must not grow.
+MEMORY_CAP_BYTES = 8.9 * 1024
+
+
+def memory_lines(memory_bytes: float, schemas: int) -> list[str]:
+    return [f"A compiled schema keeps {memory_bytes / 1024:.2f} KB on average (tracemalloc over the {schemas:,} "
+            f"distinct schemas, each compiled once and kept); at 8180c98: 8.9 KB (issue 20)."]
+
+
+def targets(valid: dict, invalid: dict, compiles: dict, turn, text_turn: dict,
+            memory_bytes: float | None = None, worst: list[dict] | None = None) -> list[Target]:
     """The issue's targets. A ratio above 1 means turngate is faster, except the two
     'within' targets, which are turngate's time over the other's."""
     tg_valid, tg_invalid = _p50(valid, TURNGATE), _p50(invalid, TURNGATE)
@@ -142,6 +153,13 @@ def targets(valid: dict, invalid: dict, compiles: dict, turn, text_turn: dict) -
     text = _p50(text_turn, "check_turn") / _p50(text_turn, "json.loads")
     found.append(Target("a one-call turn sent as JSON text: check_turn / json.loads of its text", text,
                         "<= 2x", text <= 2))
+    if memory_bytes is not None:
+        found.append(Target("memory a compiled schema keeps: KB / 8.9 KB (8180c98)", memory_bytes / MEMORY_CAP_BYTES,
+                            "<= 1x (no larger)", memory_bytes <= MEMORY_CAP_BYTES))
+    if worst:
+        slowest = max(row["compile_ms"] + row["check_ms"] for row in worst)
+        found.append(Target("worst cases: slowest compile and check / 100 ms", slowest / 100,
+                            "<= 1x (each family, each table)", all(row["met"] for row in worst)))
     return found
 
 

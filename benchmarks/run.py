@@ -17,11 +17,14 @@ from pathlib import Path
 import bfcl
 from corpus import Corpus, build_corpus, sample
 from growth import bounded_work, growth, plot
-from measure import disagreements, measure_checks, measure_compiles, measure_text_turns, measure_turn
+from measure import (disagreements, measure_checks, measure_compiles, measure_text_turns, measure_turn,
+                     memory_per_schema)
 from peers import Prepared, versions
-from report import (bounded_lines, check_table, compile_table, growth_lines, machine_lines,
+from report import (bounded_lines, check_table, compile_table, growth_lines, machine_lines, memory_lines,
                     mutation_table, target_lines, targets, text_turn_lines)
 from timing import FULL, SMOKE, Budget
+from worst_case import measure_all as measure_worst_cases
+from worst_case import worst_case_lines
 
 HERE = Path(__file__).resolve().parent
 SMOKE_VALID, SMOKE_INVALID = 100, 200
@@ -40,7 +43,10 @@ def corpus_line(corpus: Corpus, checked: int, disagreeing: int) -> str:
             f"calls: {disagreeing} disagreements")
 
 
-def measure_all(corpus: Corpus, valid, invalid, schemas, budget: Budget, sizes: dict) -> dict:
+def measure_all(corpus: Corpus, valid, invalid, schemas, budget: Budget, sizes: dict,
+                worst_cases: bool = True) -> dict:
+    progress(f"the memory {len(corpus.schemas)} compiled schemas keep")
+    memory = memory_per_schema(corpus.schemas)
     prepared = Prepared()
     progress(f"timing {len(valid)} valid calls")
     valid_times = measure_checks(valid, True, prepared, budget)
@@ -52,9 +58,18 @@ def measure_all(corpus: Corpus, valid, invalid, schemas, budget: Budget, sizes: 
     progress(f"timing {len(valid)} one-call turns sent as JSON text")
     text_turns = measure_text_turns(valid, budget)
     progress("bounded work and growth")
+    bounded, grown = bounded_work(budget, sizes["flood"]), growth(budget, sizes["properties"], sizes["lengths"])
+    if worst_cases:
+        progress("the worst cases")
     return {"valid": valid_times, "invalid": invalid_times, "compile": compile_times,
-            "turn": turn, "text_turn": text_turns, "bounded": bounded_work(budget, sizes["flood"]),
-            "growth": growth(budget, sizes["properties"], sizes["lengths"])}
+            "turn": turn, "text_turn": text_turns, "bounded": bounded, "growth": grown,
+            "memory": memory, "schemas": len(corpus.schemas),
+            "worst": measure_worst_cases() if worst_cases else None}
+
+
+def found_targets_of(results: dict) -> list:
+    return targets(results["valid"], results["invalid"], results["compile"], results["turn"],
+                   results["text_turn"], results["memory"], results["worst"])
 
 
 def document(results: dict, machine: list[str], found, invalid_calls,
@@ -71,11 +86,14 @@ def document(results: dict, machine: list[str], found, invalid_calls,
              "### Invalid calls by mutation (p50 µs)", "",
              *mutation_table(invalid_calls, results["invalid"]), "",
              "## Compile time per schema", "", *compile_table(results["compile"]), "",
+             "## Memory per compiled schema", "", *memory_lines(results["memory"], results["schemas"]), "",
              "## A turn whose arguments are JSON text", "", *text_turn_lines(results["text_turn"]), "",
              "## Targets (ratios of medians over the corpus)", "", *target_lines(found), "",
              "## Bounded work", "", *bounded_lines(results["bounded"]), "",
              "## Growth", "", *growth_lines(results["growth"]), "",
-             "![growth](growth.png)", ""]
+             "![growth](growth.png)", "",
+             *(["## Worst cases (`worst_case.py`)", "", *worst_case_lines(results["worst"]), ""]
+               if results["worst"] else [])]
     return "\n".join(lines)
 
 
@@ -90,10 +108,9 @@ def smoke(corpus: Corpus) -> int:
     sizes = {"flood": (11, 1_000), "properties": (10, 100, 1_000), "lengths": (10, 100, 1_000)}
     timed_invalid = sample(corpus.invalid, 20)
     results = measure_all(corpus, sample(corpus.valid, 20), timed_invalid,
-                          corpus.schemas[:10], SMOKE, sizes)
+                          corpus.schemas[:10], SMOKE, sizes, worst_cases=False)
     machine = machine_lines(versions(), corpus_line(corpus, len(calls), len(found)))
-    found_targets = targets(results["valid"], results["invalid"], results["compile"],
-                            results["turn"], results["text_turn"])
+    found_targets = found_targets_of(results)
     print(document(results, machine, found_targets, timed_invalid, SMOKE))
     print(f"smoke: {len(calls)} calls, {len(found)} disagreements")
     return 1 if found else 0
@@ -106,8 +123,7 @@ def full(corpus: Corpus) -> int:
              "lengths": (10, 100, 1_000, 10_000, 100_000, 1_000_000)}
     results = measure_all(corpus, corpus.valid, corpus.invalid, corpus.schemas, FULL, sizes)
     plot(results["growth"], HERE / "growth.png")
-    found_targets = targets(results["valid"], results["invalid"], results["compile"],
-                            results["turn"], results["text_turn"])
+    found_targets = found_targets_of(results)
     checked = len(corpus.valid) + len(corpus.invalid)
     machine = machine_lines(versions(), corpus_line(corpus, checked, len(found)))
     text = document(results, machine, found_targets, corpus.invalid)

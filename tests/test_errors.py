@@ -151,6 +151,70 @@ def test_a_rule_kind_raising_in_a_cast_is_a_rule_kind_error(raising_table):
         compiled.cast("5")
 
 
+@pytest.fixture
+def raising_extended(tmp_path):
+    """The raising kind in a table that resolves references and judges unions."""
+    turngate.register_rule_kind("test-raising", RaisingRule)
+    (tmp_path / "host.rules").write_text('table host extends extended\nrule boom uses test-raising\n'
+                                         'message boom "{argument} boom."\n')
+    yield turngate.load_table(tmp_path / "host.rules")
+    del turngate.kinds.registry.RULE_KINDS["test-raising"]
+
+
+#: Where a host's rule sits behind a link: a reference's target compiled once (the queue of
+#: targets), reached from its own depth and from deeper (a cycle back to the root), and a
+#: union's branch looked up by the value's kind.
+LINKED = {
+    "target": lambda boom: {"$defs": {"t": {"type": "integer", "x-boom": boom}}, "type": "object",
+                            "properties": {"p": {"$ref": "#/$defs/t"}}},
+    "cycle": lambda boom: {"type": "object", "properties": {"p": {"$ref": "#"},
+                                                            "q": {"type": "integer", "x-boom": boom}}},
+    "union": lambda boom: {"type": "object", "properties": {"p": {"anyOf": [
+        {"type": "integer", "x-boom": boom}, {"type": "null"}]}}},
+}
+
+
+@pytest.mark.parametrize("shape", LINKED)
+@pytest.mark.parametrize("stage", ["from_node", "fits", "findings"])
+def test_a_rule_kind_raising_behind_a_reference_or_a_union_is_a_rule_kind_error(shape, stage, raising_extended):
+    """Each schema node is compiled once, as a reference's target or a union's branch, and its
+    walk made when a value is first refused there: a host's kind raising in any of them is
+    a RuleKindError all the same."""
+    schema = LINKED[shape](stage)
+    sent = {"p": {"p": {"q": 5}}} if shape == "cycle" else {"p": 5}
+    with pytest.raises(turngate.RuleKindError, match='rule kind "test-raising"'):
+        turngate.compile_schema(schema, raising_extended).check(sent)
+
+
+class LazyRule(RaisingRule):
+    """A kind whose walk is made when first asked for, as the engine's own kinds make theirs."""
+
+    @property
+    def collect(self):
+        raise LookupError("no walk")
+
+
+def test_a_rule_kind_whose_walk_raises_when_made_is_a_rule_kind_error(tmp_path):
+    turngate.register_rule_kind("test-lazy", LazyRule)
+    try:
+        (tmp_path / "host.rules").write_text('table host extends extended\nrule boom uses test-lazy\n'
+                                             'message boom "{argument} boom."\n')
+        table = turngate.load_table(tmp_path / "host.rules")
+        with pytest.raises(turngate.RuleKindError, match="LookupError: no walk while reading a schema"):
+            turngate.compile_schema({"type": "integer", "x-boom": "findings"}, table)
+    finally:
+        del turngate.kinds.registry.RULE_KINDS["test-lazy"]
+
+
+@pytest.mark.parametrize("shape", LINKED)
+def test_a_rule_kind_raising_in_a_cast_behind_a_reference_or_a_union_is_a_rule_kind_error(shape, raising_extended):
+    schema = LINKED[shape]("cast")
+    sent = {"p": {"p": {"q": "5"}}} if shape == "cycle" else {"p": "5"}
+    compiled = turngate.compile_schema(schema, raising_extended, casts=True)
+    with pytest.raises(turngate.RuleKindError, match="TypeError: cannot cast while casting"):
+        compiled.cast(sent)
+
+
 @pytest.mark.parametrize("stage", ["fits", "from_node"])
 def test_the_proxy_answers_a_call_its_rule_kind_cannot_judge_with_an_error(stage, raising_table, capsys):
     from turngate.mcp.proxy.call_gate import CallGate

@@ -13,10 +13,8 @@ import pytest
 
 import turngate
 from turngate import Call, check_turn
-from turngate.compile.compiled_table import compiled_table
-from turngate.compile.compiler import Compilation
 from turngate.turn.loop import Loop, Tool
-from turngate.compile.refs import RefScope, root_scope
+from turngate.compile.refs import RefScope
 from turngate.values.suggest import BUDGET, suggester
 from turngate.values.kinds import decode_json
 from support import one_clean_line
@@ -199,23 +197,6 @@ def test_json_output_of_a_key_holding_a_lone_surrogate_is_escaped_not_raised(tmp
 
 
 # ── Bounded work from small inputs (work counts, not times) ──────────────────────────────
-
-def compiled_nodes(schema, table="extended") -> tuple[int, int]:
-    """How many nodes compiling a schema made, and how many objects and lists it holds."""
-    compilation = Compilation(schema, compiled_table(turngate.load_table(table)))
-    compilation.node(schema, 0, "#", root_scope(schema, compilation.draft))
-    size = len(json.dumps(schema).replace("[", "{").split("{")) - 1
-    return compilation.compiled, size
-
-
-@pytest.mark.slow
-def test_many_refs_to_the_root_compile_in_work_linear_in_the_schema():
-    for count in (100, 2000):
-        schema = {"type": "object", "properties": {f"p{i}": {"$ref": "#"} for i in range(count)}}
-        assert len(json.dumps(schema)) < 100_000
-        compiled, size = compiled_nodes(schema)
-        assert compiled <= Compilation.REF_BUDGET_PER_NODE * size + Compilation.REF_BUDGET_FLOOR + 2 * size
-
 
 def test_a_long_ref_chain_is_followed_once_per_link(monkeypatch):
     length = 2000

@@ -65,13 +65,17 @@ def test_a_call_that_names_no_tool_is_refused_with_a_sentence(call):
     assert sibling.status == "not-run"
 
 
-def test_the_tool_is_read_from_tool_else_name_on_every_path():
-    """"tool" wins where it is text (even empty); null or absent falls back to "name"."""
-    assert check_turn([{"id": 1, "tool": None, "name": "get_page", "arguments": {"uid": 1}}], TOOLS).ok
-    assert check_turn([{"id": 1, "tool": None, "name": "get_page", "arguments": {"uid": 1}}], TOOLS).calls[0].tool \
+@pytest.mark.parametrize("arguments", [{"uid": 1}, '{"uid": 1}'])
+def test_the_tool_is_read_from_tool_else_name_on_every_path(arguments):
+    """"tool" wins where it is text (even empty) or any other value but null; null or absent
+    falls back to "name" (arguments decoded or sent as JSON text: two fast paths)."""
+    assert check_turn([{"id": 1, "tool": None, "name": "get_page", "arguments": arguments}], TOOLS).ok
+    assert check_turn([{"id": 1, "name": "get_page", "arguments": arguments}], TOOLS).ok
+    assert check_turn([{"id": 1, "tool": None, "name": "get_page", "arguments": arguments}], TOOLS).calls[0].tool \
         == "get_page"
-    (answer,) = check_turn([{"id": 1, "tool": "", "name": "get_page", "arguments": {"uid": 1}}], TOOLS).answers
-    assert (answer.tool, answer.codes) == ("", ("unknown-tool",))
+    for tool in ("", 0, False):
+        (answer,) = check_turn([{"id": 1, "tool": tool, "name": "get_page", "arguments": arguments}], TOOLS).answers
+        assert answer.codes == (("unknown-tool",) if tool == "" else ("no-tool",)), tool
 
 
 def test_invalid_json_text_is_refused_with_where_it_broke():

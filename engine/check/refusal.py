@@ -17,7 +17,7 @@ from typing import Callable
 
 from ..compile.compiled_table import CompiledTable
 from ..compile.node import Node, steps_walker, walk_steps
-from ..kinds.finding import EngineSignal
+from ..kinds.finding import EngineSignal, collector
 from ..kinds.verdict import PASSED, Mismatch, Verdict, new_tuple
 from ..values.stack import again_on_a_fresh_stack
 
@@ -59,8 +59,8 @@ def root_walk_steps(entries: tuple, table: CompiledTable) -> tuple:
     """The root's rules as its walk takes them (see `compile.node.walk_steps`): a rule that
     has a `root_collect` (a `collect` for the path `()` that hands out findings worded at
     compile time) collects with that instead."""
-    return tuple((fits, rule.root_collect(table.word) if hasattr(rule, "root_collect") else collect_rule, stops)
-                 for (fits, collect_rule, stops), (rule, _) in zip(walk_steps(entries), entries))
+    return walk_steps(entries, lambda rule: rule.root_collect(table.word) if hasattr(rule, "root_collect")
+                      else collector(rule))
 
 
 def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:

@@ -11,6 +11,7 @@ from typing import Callable
 
 from attrs import field, frozen
 
+from ..compile.budget import JUDGING, CastTooCostly, Judging
 from ..compile.casting import Cast, Caster
 from ..compile.compiled_table import compiled_table
 from ..compile.compiler import compile_node
@@ -44,11 +45,17 @@ class CompiledSchema:
         object is never changed."""
         if self.cast_root is None:
             raise ValueError("this schema was compiled without casts; compile it with casts=True")
-        caster = Caster()
+        judging = Judging()  # verdicts kept, and the budget, for this cast (`compile.budget`)
+        caster = Caster(judging)
+        token = JUDGING.set(judging)
         try:
             cast = self.cast_root.cast(arguments, caster)
+        except CastTooCostly:  # judging its casts would cost more than a cast may: none is made
+            return Cast(arguments, (), ((),))
         except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
             return again_on_a_fresh_stack(error, self.cast, arguments)
+        finally:
+            JUDGING.reset(token)
         return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))
 
     def refusal(self, tool: str, verdict: Verdict) -> str:

@@ -19,8 +19,9 @@ from attrs import field, frozen
 
 from ..values.decoding import integer_text
 from ..values.kinds import kind_of, text_json, text_number
+from .budget import Judging
 from .drafts import Draft
-from .exact import type_verdict
+from .validators import type_verdict
 
 NOT_CAST: object = object()
 
@@ -183,22 +184,31 @@ class Cast:
 
 
 class Caster:
-    """One cast walk's state: the path to the node and what changed so far."""
+    """One cast walk's state: the path to the node, what changed so far, and the cast's
+    judging (its budget, see `budget`; None: unbounded)."""
 
-    __slots__ = ("path", "changed", "not_cast")
+    __slots__ = ("path", "changed", "not_cast", "judging")
 
-    def __init__(self) -> None:
+    def __init__(self, judging: Judging | None = None) -> None:
         self.path: list = []
         self.changed: list[tuple] = []
         self.not_cast: list[tuple] = []
+        self.judging = judging
 
     def note(self, changed: bool) -> None:
         where = tuple(self.path)
         (self.changed if changed else self.not_cast).append(where)
 
+    def spend(self, units: int = 1) -> None:
+        """Units of the cast's budget spent (see `budget`): `CastTooCostly` past it."""
+        if self.judging is not None:
+            self.judging.spend(units)
+
     def probe(self) -> Caster:
-        """A caster for a cast that may yet be dropped: what it notes counts once merged."""
-        probe = Caster()
+        """A caster for a cast that may yet be dropped, tried at a unit of the cast's budget:
+        what it notes counts once merged."""
+        self.spend()
+        probe = Caster(self.judging)
         probe.path = list(self.path)
         return probe
 

@@ -1,66 +1,106 @@
 """Compiling: a schema becomes a tree of rule objects, read once.
 
 All schema reading happens here; checking only walks what this builds. Whatever cannot be
-judged becomes a node with no rules, so compiling never raises on a JSON value. `$ref`s
-(where a table resolves them, see `refs`) are compiled once per target, scope and depth, so
-a cycle is unrolled only down to the depth limit, within a budget of work.
+judged becomes a node with no rules, so compiling never raises on a JSON value. Each schema
+node is compiled once per base URI: a `$ref` (where a table resolves them, see `refs`) is a
+link to its target's node (see `links`), so compiling costs the schema's size whatever its
+references, and a cycle is judged, while checking, down to the depth limit only.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
+
+from ..kinds.union import UnionRule
 from ..table.entries import Table
-from ..values.kinds import BASE_KINDS, base_kind
-from ..values.quoting import pointer_step
 from .casting import Casting
 from .compiled_table import CompiledTable, compiled_table
 from .drafts import Draft, draft_of
-from .exact import casts_below, exact_judge
+from .exact import casts_below, exact_judge, judged_by_branches, judges_made_once
+from .context import NodeContext
+from .links import Link, Placed
 from .node import Node
 from .reading import declared_types, skip_reason
-from .refs import JUDGING_KEYWORDS, RefScope, containers, pointers_by_node, root_scope
+from .refs import JUDGING_KEYWORDS, RefScope, pointers_by_node, root_scope
 
 
 class Compilation:
-    """One schema being compiled: its table and draft, the `$ref` targets compiled so far,
+    """One schema being compiled: its table and draft, where each schema node is compiled,
     and (for coverage) every node visited with why it was skipped, if it was.
 
-    Following references is bounded by the schema's size: once a reference is followed,
-    compiling has a budget of nodes (a multiple of the schema's objects and lists), past which
-    nothing more is judged, so that many references to the root, or a long chain, cannot make
-    compiling slow."""
-
-    #: Nodes compiled per object or list of the schema before references are skipped.
-    REF_BUDGET_PER_NODE = 8
-    REF_BUDGET_FLOOR = 256
+    Each schema node is compiled once per base URI, however many `$ref`s lead to it: a
+    reference is a link (see `links`) to the node its target compiles to. Targets wait in a
+    queue and are compiled shallowest first, each at the shallowest depth a reference asks
+    for it, so a link from deeper (a cycle, a reference back to the root) is guarded by the
+    depth limit while checking, and compiling costs the schema's size, not that times the
+    number of references or the depth of their cycles."""
 
     def __init__(self, root: object, table: CompiledTable, visits: list | None = None, for_casts: bool = False):
         self.root, self.table, self.visits, self.for_casts = root, table, visits, for_casts
         self.draft: Draft = draft_of(root)
-        self.targets: dict[tuple, Node] = {}
-        self.seen: dict[tuple, Node] = {}
+        self.placed: dict[tuple[int, int], Placed] = {}
+        self.waiting: list[tuple[int, int, Placed]] = []  # targets by depth, then by order asked
+        self.asked = itertools.count()
+        self.links: dict[tuple[int, int], Link] = {}  # by target and depth reached from
+        self.seen: dict[tuple, tuple[Node, RefScope]] = {}
         self.chains: dict[tuple, tuple | None] = {}
-        self.compiled = 0
-        self.ref_budget: int | None = None  # set when the first reference is followed
+        self.compiled = 0  # nodes compiled and reference links followed: the work done
         self.pointers: dict[int, str] | None = None
         self.leaf_keys = None if visits is not None else table.plain_leaf_keys
+        self.ref_keys = None if visits is not None else table.plain_ref_keys
 
-    def node(self, schema: object, depth: int, pointer: str, scope: RefScope) -> Node:
-        # One schema object met again at the same depth compiles alike: a Python object that
-        # contains itself twice would otherwise unroll into 2 ** depth nodes. (JSON text
-        # never shares objects, so what coverage counts is unchanged.)
-        if not isinstance(schema, dict):
-            return self._node(schema, depth, pointer, scope)
+    def compile(self, scope: RefScope) -> Node:
+        """The root's node, once every target a reference leads to is compiled too."""
+        root = self.node(self.root, 0, "#", scope)
+        while self.waiting:
+            depth, _, placed = heapq.heappop(self.waiting)
+            if not placed.started and depth == placed.depth:
+                self._compile_placed(placed)
+        for link in self.links.values():
+            if not hasattr(link, "_fits"):
+                link.bind(self.table.depth)
+        return root
+
+    def node(self, schema: object, depth: int, pointer: str, scope: RefScope) -> Node | Link:
+        """The compiled node of a schema node reached by walking down to it at `depth`."""
+        if not isinstance(schema, dict) or depth > self.table.depth:
+            return self._node(schema, depth, pointer, scope)  # skipped, so placed nowhere
         if self.judged_plain_leaf(schema, depth):
             return self.plain_leaf(schema, depth, pointer, scope)
+        if "$ref" in schema and self.ref_keys is not None and self.ref_keys.issuperset(schema) \
+                and depth <= self.table.depth and (found := self.followed(schema, scope)) is not None:
+            return self.target(found[0], depth, found[1])  # a plain reference is its target
+        placed = self.placed.get((id(schema), id(scope)))
+        if placed is None:
+            placed = self.placed[(id(schema), id(scope))] = Placed(schema, scope, depth, pointer)
+        if not placed.started:  # never compiled, or waiting as a target: compiled here
+            placed.depth = depth
+            return self._compile_placed(placed)
+        if placed.node is not None:
+            return placed.node if placed.depth >= depth else self._link(placed, depth)
+        # Being compiled: a Python object that contains itself (JSON never does). Each depth
+        # compiles alike, down to the limit; once per depth, or it would unroll 2 ** depth.
         key = (id(schema), depth, id(scope))
         if key not in self.seen:
-            self.seen[key] = self._node(schema, depth, pointer, scope)
-        return self.seen[key]
+            self.seen[key] = (self._node(schema, depth, pointer, scope), scope)
+        return self.seen[key][0]
+
+    def _compile_placed(self, placed: Placed) -> Node:
+        placed.started = True
+        placed.node = self._node(placed.schema, placed.depth, placed.pointer, placed.scope)  # type: ignore[arg-type]
+        return placed.node
+
+    def _link(self, placed: Placed, depth: int) -> Link:
+        """The link to a node from `depth`, one per node and depth."""
+        key = (id(placed), depth)
+        if key not in self.links:
+            self.links[key] = Link(placed, depth, self.table.depth)
+        return self.links[key]
 
     def _node(self, schema: object, depth: int, pointer: str, scope: RefScope) -> Node:
-        over_budget = self.ref_budget is not None and self.compiled >= self.ref_budget
-        self.compiled += not over_budget
-        reason = "ref-budget" if over_budget else skip_reason(schema, self, depth, scope)
+        self.compiled += 1
+        reason = skip_reason(schema, self, depth, scope)
         if self.visits is not None:
             self.visits.append((pointer, reason))
         if reason is not None:
@@ -71,9 +111,14 @@ class Compilation:
             rule = kind.from_node(schema, context)
             if rule is not None:
                 entries.append((rule, stops))
-        casting = Casting(exact_judge(schema, self.draft, depth), casts_below(schema, self.draft), self.draft) \
-            if self.for_casts else None
+        casting = self._casting(schema, depth, entries) if self.for_casts else None
         return Node(entries, None, context.types or None, context.admitted_kinds or frozenset(), casting)
+
+    def _casting(self, schema: dict, depth: int, entries: list) -> Casting:
+        below = casts_below(schema, self.draft)
+        by_branches = below and any(type(rule) is UnionRule for rule, _ in entries)  # a union alone
+        return Casting(judged_by_branches if by_branches else exact_judge(schema, self.draft, depth), below,
+                       self.draft)
 
     def judged_plain_leaf(self, schema: dict, depth: int) -> bool:
         """Whether a schema is only a type the table declares (or none) and annotations,
@@ -105,12 +150,12 @@ class Compilation:
             if key in self.chains:
                 found = self.chains[key]
                 break
-            if id(node) in seen or JUDGING_KEYWORDS.intersection(node) or not self._within_budget():
+            if id(node) in seen or JUDGING_KEYWORDS.intersection(node):
                 found = None
                 break
             seen.add(id(node))
             walked.append(key)
-            self.compiled += 1  # a link followed is work the budget bounds, as a node compiled is
+            self.compiled += 1
             found = scope.lookup(node["$ref"])
             if found is None:
                 break
@@ -119,20 +164,23 @@ class Compilation:
             self.chains[key] = found
         return found
 
-    def target(self, schema: object, depth: int, scope: RefScope) -> Node:
-        """The compiled node a reference leads to, once per target, scope and depth."""
-        key = (id(schema), id(scope), depth)
-        if key not in self.targets:
-            self.targets[key] = Node(skipped="depth")  # a cycle at one depth judges nothing
-            # Straight to `_node` (cached here already): compiling recurses once per level.
-            self.targets[key] = self._node(schema, depth, self.pointer_of(schema), scope)
-        return self.targets[key]
-
-    def _within_budget(self) -> bool:
-        if self.ref_budget is None:
-            size = sum(1 for _ in containers(self.root))
-            self.ref_budget = self.compiled + self.REF_BUDGET_PER_NODE * size + self.REF_BUDGET_FLOOR
-        return self.compiled < self.ref_budget
+    def target(self, schema: object, depth: int, scope: RefScope) -> Node | Link:
+        """The compiled node a reference at `depth` leads to: a link to the node the target
+        compiles to, compiled (once) at the shallowest depth a reference asks for it."""
+        placed = self.placed.get((id(schema), id(scope)))
+        if placed is not None and depth > self.table.depth:
+            placed = None  # skipped at this depth (below)
+        if placed is None:
+            if type(schema) is not dict or skip_reason(schema, self, depth, scope) is not None:
+                return self._node(schema, depth, self.pointer_of(schema), scope)  # judges nothing here
+            if self.judged_plain_leaf(schema, depth):
+                return self.plain_leaf(schema, depth, "", scope)
+            placed = self.placed[(id(schema), id(scope))] = Placed(schema, scope, depth, self.pointer_of(schema))
+            heapq.heappush(self.waiting, (depth, next(self.asked), placed))
+        elif not placed.started and depth < placed.depth:
+            placed.depth = depth
+            heapq.heappush(self.waiting, (depth, next(self.asked), placed))
+        return self._link(placed, depth)
 
     def pointer_of(self, schema: object) -> str:
         """Where a reference's target sits in the document (only coverage asks)."""
@@ -143,97 +191,12 @@ class Compilation:
         return self.pointers.get(id(schema), "#")
 
 
-def _step(key: object) -> str:
-    return pointer_step(key)
-
-
-class NodeContext:
-    """What a rule kind may ask about the schema node it compiles from."""
-
-    all_kinds = frozenset(BASE_KINDS)
-
-    def __init__(self, node: dict, compilation: Compilation, depth: int, pointer: str, scope: RefScope):
-        self.node, self.compilation, self.depth = node, compilation, depth
-        self.pointer, self.scope, self.draft = pointer, scope, compilation.draft
-        self.table = table = compilation.table
-        self.types = declared_types(node)
-        known = [table.type_by_name.get(name) for name in self.types or ()]
-        self.admitted_kinds = None if not self.types or None in known else frozenset(
-            kind for entry in known for kind in entry.admits)  # type: ignore[union-attr]
-        natives = None if not self.types else {base_kind(e.native) for e in known if e is not None}
-        self.judges_objects = natives is None or "object" in natives
-        self.judges_lists = natives is None or "list" in natives
-
-    def trivial(self, node: Node) -> bool:
-        """Whether a compiled child can be left out: when checking, if it judges nothing;
-        when casting, if it also declares no type to cast to."""
-        return node.inert if self.compilation.for_casts else node.judges_nothing
-
-    def child(self, schema: object, *keys: object) -> Node:
-        """The compiled node of a subschema one level down (`keys` lead to it)."""
-        compilation, depth = self.compilation, self.depth + 1
-        if type(schema) is dict and compilation.judged_plain_leaf(schema, depth):
-            # Shared by every schema, a plain leaf keeps no pointer of its own: none is built.
-            return compilation.plain_leaf(schema, depth, self.pointer, self.scope)
-        pointer = self.pointer + "".join("/" + _step(key) for key in keys)
-        return compilation.node(schema, depth, pointer, self.scope.within(schema))
-
-    @staticmethod
-    def judging_nothing() -> Node:
-        """A node that judges nothing, for a place no rule can judge."""
-        return Node()
-
-    def referenced(self) -> Node | None:
-        """The compiled target of this node's `$ref`, at this node's depth."""
-        found = self.compilation.followed(self.node, self.scope)
-        if found is None:
-            return None
-        return self.compilation.target(found[0], self.depth, found[1])
-
-    def types_of(self, schema: object) -> tuple[str, ...]:
-        """The declared types of a (plain, possibly referenced) union branch."""
-        found = self.compilation.followed(schema, self.scope.within(schema))
-        types = declared_types(found[0]) if found and isinstance(found[0], dict) else None
-        return tuple(name for name in types or () if name in self.table.type_by_name)
-
-    def natives_of(self, schema: object) -> frozenset[str]:
-        """The base kinds a union branch's declared types are made for."""
-        return frozenset(base_kind(self.table.type_by_name[name].native) for name in self.types_of(schema))
-
-    def property_null_facts(self, name: str) -> tuple[bool, tuple[str, ...]]:
-        """Whether the property schema refuses null for a required argument, and its types.
-
-        It admits null when absent, skipped, untyped, listing a type whose own kind is
-        null, or marked `nullable: true`.
-        """
-        properties = self.node.get("properties")
-        schema = properties.get(name) if isinstance(properties, dict) else None
-        # A plain property is judged (no skip applies), so the skips need not be tried.
-        if not (isinstance(schema, dict) and self.compilation.judged_plain_leaf(schema, self.depth + 1)):
-            schema = self._judged_target(schema)
-            if schema is None:
-                return False, ()
-        types = declared_types(schema) or ()
-        natives = [e.native for t in types if (e := self.table.type_by_name.get(t))]
-        refuses = bool(types) and "null" not in natives and schema.get("nullable") is not True
-        return refuses, types
-
-    def _judged_target(self, schema: object) -> dict | None:
-        """A property schema, or what its `$ref` leads to, if the table judges it."""
-        compilation, depth, scope = self.compilation, self.depth + 1, self.scope.within(schema)
-        if not isinstance(schema, dict) or skip_reason(schema, compilation, depth, scope):
-            return None
-        if "$ref" in schema:
-            found = compilation.followed(schema, scope)
-            if found is None or not isinstance(found[0], dict) or skip_reason(*found[:1], compilation, depth, found[1]):
-                return None
-            schema = found[0]
-        return schema
-
-
 def compile_node(schema: object, table: Table, visits: list | None = None, for_casts: bool = False) -> Node:
     """The compiled root node of a schema under a table; `visits`, when given, receives
     each schema node visited (its pointer) with why it was skipped, or None. A tree
     compiled `for_casts` keeps the typed nodes that judge nothing, since they still cast."""
     compilation = Compilation(schema, compiled_table(table), visits, for_casts)
-    return compilation.node(schema, 0, "#", root_scope(schema, compilation.draft))
+    if not for_casts:
+        return compilation.compile(root_scope(schema, compilation.draft))
+    with judges_made_once():
+        return compilation.compile(root_scope(schema, compilation.draft))

@@ -17,37 +17,39 @@ time out of proportion to the value or the schema, or could read outside the nod
   differently (`const`, a list `items`, `exclusiveMinimum`, ...), or a whole float meets
   `integer` (draft-04 calls 5.0 a number only, later drafts an integer too);
 - the value is not one JSON makes, or python-jsonschema raises (a type it does not know).
-Format is an annotation, as python-jsonschema reads it by default; nothing is fetched.
+(`validators` says which nodes python-jsonschema judges.) Format is an annotation, as
+python-jsonschema reads it by default; nothing is fetched.
+
+Work is bounded: while one schema compiles for casts each node's judge is made once
+(`judges_made_once`); within one cast each judge's verdict on a list or object is kept, so a
+cast that asks a node again about the same value (a union's branch, then whether that branch
+alone holds it) does not judge it again; a value its declared types refuse is refused without
+asking python-jsonschema (whose `type` would refuse it all the same); and each keyword check
+python-jsonschema makes spends a unit of the cast's budget (see `budget`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator
 
 from ..values.stack import on_a_fresh_stack
-from .drafts import (ANY_DRAFT, DRAFT_03, DRAFT_04, DRAFT_06, DRAFT_07, DRAFT_2019_09, DRAFT_2020_12, Draft,
-                     switches_draft)
+from .budget import JUDGING, CastTooCostly
+from .drafts import Draft, switches_draft
+from .validators import type_verdict, validator
 
 Judge = Callable[[object], "bool | None"]
 
-#: Keywords whose verdict could read outside the node or take unbounded time (see above).
-_UNBOUNDED = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "pattern", "patternProperties", "uniqueItems",
-                        "unevaluatedItems", "unevaluatedProperties"})
-#: Keywords every draft from draft-04 to 2020-12 reads alike (python-jsonschema judges each by
-#: one function in all five); `minimum`, `maximum` and a schema `items` too, as `_agreed` says.
-_AGREED = frozenset({"additionalProperties", "allOf", "anyOf", "enum", "format", "maxItems", "maxLength",
-                     "maxProperties", "minItems", "minLength", "minProperties", "multipleOf", "not", "oneOf",
-                     "properties", "required", "type"})
-#: Keywords under which python-jsonschema reads subschemas: one, a list of them, a map of them.
-_ONE_SCHEMA = ("additionalProperties", "additionalItems", "items", "contains", "propertyNames", "not", "if",
-               "then", "else", "extends")
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items", "extends", "type", "disallow")
-_SCHEMA_MAPS = ("properties", "dependentSchemas", "dependencies")
-_MOST_SUBSCHEMAS = 256
 _DEEPEST = 64  # a node deeper than the deepest a table judges is not judged
-_DEEPEST_BELOW = 16  # python-jsonschema recurses five frames or so per level of its own
 _JSON_TYPES = (type(None), bool, int, float, str, list, dict)
+#: The Python types of JSON value each JSON Schema type may hold, as python-jsonschema's type
+#: checkers of every draft read them (a whole float may be an integer; draft-03's "any" holds all).
+_MAY_HOLD: dict[str, frozenset[type]] = {
+    "string": frozenset({str}), "integer": frozenset({int, float}), "number": frozenset({int, float}),
+    "boolean": frozenset({bool}), "null": frozenset({type(None)}), "array": frozenset({list}),
+    "object": frozenset({dict}), "any": frozenset(_JSON_TYPES)}
 #: Keywords of a node whose verdict does not depend on what its members or elements hold,
 #: only on their names and number: casting below such a node cannot break it.
 _BLIND_TO_MEMBERS = frozenset({
@@ -56,10 +58,6 @@ _BLIND_TO_MEMBERS = frozenset({
     "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
     "multipleOf", "pattern", "format",
 })
-
-
-class _Undecided(Exception):
-    """The drafts that must agree do not: raised from inside python-jsonschema's check."""
 
 
 def casts_below(schema: dict, draft: Draft) -> bool:
@@ -73,8 +71,34 @@ def casts_below(schema: dict, draft: Draft) -> bool:
     return all(keyword in _BLIND_TO_MEMBERS for keyword in judged)
 
 
+#: The judges made so far while one schema is compiled (see `judges_made_once`), by schema
+#: node and depth: a schema node compiled more than once (a Python object that contains
+#: itself, at each depth) shares one judge, and so one validator made when first asked.
+_MADE: ContextVar[dict | None] = ContextVar("judges_made", default=None)
+
+
+@contextmanager
+def judges_made_once() -> Iterator[None]:
+    """Within it (one schema's compiling), each node's judge is made once."""
+    token = _MADE.set({})
+    try:
+        yield
+    finally:
+        _MADE.reset(token)
+
+
 def exact_judge(schema: object, draft: Draft, depth: int = 0) -> Judge:
     """The judge of a schema node (and everything below it)."""
+    made = _MADE.get()
+    if made is None:
+        return _exact_judge(schema, draft, depth)
+    key = (id(schema), depth > _DEEPEST)
+    if key not in made:
+        made[key] = _exact_judge(schema, draft, depth)
+    return made[key]
+
+
+def _exact_judge(schema: object, draft: Draft, depth: int) -> Judge:
     if schema is True:
         return _valid
     if schema is False:
@@ -86,9 +110,27 @@ def exact_judge(schema: object, draft: Draft, depth: int = 0) -> Judge:
         return _valid  # annotations only (`format` is one, as python-jsonschema reads it by default)
     names = schema.get("type")
     names = (names,) if type(names) is str else names
-    if judged == ["type"] and type(names) in (tuple, list) and names and all(type(n) is str for n in names):
+    typed = type(names) in (tuple, list) and names and all(type(n) is str for n in names)
+    if judged == ["type"] and typed:
         return _type_judge(tuple(names), draft)  # what python-jsonschema's `type` asks of its type checker
-    return _Judge(schema, draft)
+    return _Judge(schema, draft, _refused_by(tuple(names)) if typed else frozenset())
+
+
+def _refused_by(names: tuple[str, ...]) -> frozenset[type]:
+    """The Python types of JSON value that declared types certainly refuse (none where one of
+    them is a name python-jsonschema does not know: it cannot tell there)."""
+    if not all(name in _MAY_HOLD for name in names):
+        return frozenset()
+    held = frozenset().union(*(_MAY_HOLD[name] for name in names))
+    return frozenset(_JSON_TYPES) - held
+
+
+def judged_by_branches(value: object) -> None:
+    """The judge of a node of one `anyOf` or `oneOf` alone, compiled to a union rule: it cannot
+    tell, so a cast goes on to the union, where the one branch made for the value's kind (the
+    only branch it can be valid under, see `kinds.union`) judges it; python-jsonschema would
+    judge every branch, for every value."""
+    return None
 
 
 def _type_judge(names: tuple[str, ...], draft: Draft) -> Judge:
@@ -114,29 +156,47 @@ _UNMADE: Any = object()
 
 class _Judge:
     """python-jsonschema's verdict on a node, its validator made when first asked for (None
-    where it cannot be trusted to tell, see above)."""
+    where it cannot be trusted to tell, see above); a value of a Python type its declared
+    types refuse (`refused`) is invalid without asking."""
 
-    __slots__ = ("schema", "draft", "validator")
+    __slots__ = ("schema", "draft", "validator", "refused")
 
-    def __init__(self, schema: dict, draft: Draft):
-        self.schema, self.draft, self.validator = schema, draft, _UNMADE
+    def __init__(self, schema: dict, draft: Draft, refused: frozenset[type]):
+        self.schema, self.draft, self.validator, self.refused = schema, draft, _UNMADE, refused
 
     def __call__(self, value: object) -> bool | None:
-        validator = self.validator
-        if validator is _UNMADE:
-            validator = self.validator = _validator(self.schema, self.draft)
-        if validator is None or not _is_json(value):
+        made = self.validator
+        if made is _UNMADE:
+            made = self.validator = validator(self.schema, self.draft)
+        if made is None or not _is_json(value):
             return None
-        try:
-            return bool(validator.is_valid(value))
-        except RecursionError:
-            if not on_a_fresh_stack():
-                raise  # the host's own depth, maybe: decided again on a fresh stack
-            return None
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: BLE001  (an unknown type, drafts that disagree, too deep: cannot
-            return None  # tell; rpds can turn a RecursionError into a pyo3 PanicException, a BaseException)
+        if type(value) in self.refused:
+            return False
+        judging = JUDGING.get() if type(value) in (dict, list) else None
+        if judging is None:
+            return _judged(made, value)
+        kept = judging.verdicts.get((id(self), id(value)))
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        verdict = _judged(made, value)
+        judging.verdicts[(id(self), id(value))] = (value, verdict)
+        return verdict
+
+
+def _judged(made: Any, value: object) -> bool | None:
+    """python-jsonschema's verdict on a value (None where it cannot tell)."""
+    try:
+        return bool(made.is_valid(value))
+    except CastTooCostly:
+        raise  # the cast's budget is spent: the cast is not made
+    except RecursionError:
+        if not on_a_fresh_stack():
+            raise  # the host's own depth, maybe: decided again on a fresh stack
+        return None
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001  (an unknown type, drafts that disagree, too deep: cannot
+        return None  # tell; rpds can turn a RecursionError into a pyo3 PanicException, a BaseException)
 
 
 def _is_json(value: object) -> bool:
@@ -144,101 +204,3 @@ def _is_json(value: object) -> bool:
     if type(value) not in _JSON_TYPES:
         return False
     return not (type(value) is float and not math.isfinite(value))  # type: ignore[arg-type]
-
-
-def _validator(schema: dict, draft: Draft) -> Any:
-    if not _bounded(schema, draft):
-        return None
-    from referencing import Registry
-
-    try:
-        return _validator_class(draft)(schema, registry=Registry())
-    except Exception:  # noqa: BLE001  (a malformed `$id`: no base to judge from)
-        return None
-
-
-def _bounded(schema: dict, draft: Draft) -> bool:
-    """Whether python-jsonschema's verdict on the node is bounded by it and agreed on by the
-    drafts that must agree (see above): its subschemas walked once, at most 256 of them."""
-    pending: list[tuple[object, int]] = [(schema, 0)]
-    count = 0
-    while pending:
-        node, depth = pending.pop()
-        if type(node) is not dict:
-            continue
-        count += 1
-        if count > _MOST_SUBSCHEMAS or depth > _DEEPEST_BELOW:
-            return False
-        for keyword, argument in node.items():
-            if keyword in _UNBOUNDED or (keyword == "$schema" and depth):
-                return False
-            if draft is ANY_DRAFT and draft.defines(keyword) and not _agreed(keyword, argument, node):
-                return False
-        pending.extend((child, depth + 1) for child in _subschemas(node))
-    return True
-
-
-def _agreed(keyword: str, argument: object, node: dict) -> bool:
-    if keyword in _AGREED:
-        return True
-    if keyword == "minimum":
-        return "exclusiveMinimum" not in node
-    if keyword == "maximum":
-        return "exclusiveMaximum" not in node
-    if keyword == "items":
-        return type(argument) is dict and "prefixItems" not in node and "additionalItems" not in node
-    return False
-
-
-def _subschemas(node: dict) -> list[object]:
-    found: list[object] = [node[keyword] for keyword in _ONE_SCHEMA if type(node.get(keyword)) is dict]
-    for keyword in _SCHEMA_LISTS:
-        if type(node.get(keyword)) is list:
-            found.extend(node[keyword])
-    for keyword in _SCHEMA_MAPS:
-        if type(node.get(keyword)) is dict:
-            found.extend(node[keyword].values())
-    return found
-
-
-def type_verdict(names: tuple[str, ...], value: object, draft: Draft) -> bool | None:
-    """Whether a value is of one of the declared types, as the draft's type checker says;
-    None where it cannot tell (a type it does not know, drafts that disagree)."""
-    checker = _validator_class(draft).TYPE_CHECKER
-    verdict: bool | None = False
-    for name in names:
-        try:
-            if checker.is_type(value, name):
-                return True
-        except Exception:  # noqa: BLE001  (an unknown type name; drafts that disagree)
-            verdict = None
-    return verdict
-
-
-_CLASSES: dict[str, Any] = {}
-
-
-def _validator_class(draft: Draft) -> Any:
-    """python-jsonschema's validator of a draft; with no draft named, 2020-12's, stopping
-    where a whole float meets `integer` (the one type the drafts that must agree read apart)."""
-    found = _CLASSES.get(draft.name)
-    if found is None:
-        from jsonschema import validators
-
-        if draft is ANY_DRAFT:
-            latest = validators.Draft202012Validator
-            checker = latest.TYPE_CHECKER.redefine("integer", _integer_if_agreed)
-            found = validators.extend(latest, type_checker=checker)
-        else:
-            found = {DRAFT_03.name: validators.Draft3Validator, DRAFT_04.name: validators.Draft4Validator,
-                     DRAFT_06.name: validators.Draft6Validator, DRAFT_07.name: validators.Draft7Validator,
-                     DRAFT_2019_09.name: validators.Draft201909Validator,
-                     DRAFT_2020_12.name: validators.Draft202012Validator}[draft.name]
-        _CLASSES[draft.name] = found
-    return found
-
-
-def _integer_if_agreed(checker: object, value: object) -> bool:
-    if type(value) is float and value.is_integer():
-        raise _Undecided
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -33,11 +33,22 @@ class Node:
     admitted: frozenset[str] = frozenset()
     casting: Casting | None = None  # in a tree compiled for casts
     fits: Fits = field(init=False, eq=False, repr=False)
-    collect: Collect = field(init=False, eq=False, repr=False)
+    _walk: Collect | None = field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "fits", all_of(tuple(rule.fits for rule, _ in self.entries)))
-        object.__setattr__(self, "collect", node_walk(self.entries))
+        entries = self.entries
+        object.__setattr__(self, "fits", entries[0][0].fits if len(entries) == 1 else
+                           all_of(tuple([rule.fits for rule, _ in entries])))
+
+    @property
+    def collect(self) -> Collect:
+        """The node's walk, made when a value is first refused here: most nodes never refuse
+        one, and the root's refusals walk from `check.refusal`'s own steps."""
+        walk = self._walk
+        if walk is None:
+            walk = node_walk(self.entries)
+            object.__setattr__(self, "_walk", walk)  # made alike by any thread that races here
+        return walk
 
     @property
     def type_rule(self) -> KindRule | None:
@@ -93,11 +104,12 @@ def all_of(tests: tuple[Fits, ...]) -> Fits:
     return each_fits
 
 
-def walk_steps(entries: tuple) -> tuple:
+def walk_steps(entries: tuple, collect_of: Callable[[Any], Collect] = collector) -> tuple:
     """A node's rules as its walk takes them: each with its test (None for a rule that tests
     as it walks, such as members and elements: testing it as a whole first would test every
-    argument twice), its `collect`, and whether a mismatch it reports stops the node."""
-    return tuple((None if getattr(rule, "tests_as_it_walks", False) else rule.fits, collector(rule), stops)
+    argument twice), its `collect` (as `collect_of` gives it), and whether a mismatch it
+    reports stops the node."""
+    return tuple((None if getattr(rule, "tests_as_it_walks", False) else rule.fits, collect_of(rule), stops)
                  for rule, stops in entries)
 
 

@@ -32,8 +32,7 @@ def declared_types(node: dict) -> tuple[str, ...] | None:
 
 
 def _unknown_type(node: dict, compilation: Compilation, scope: RefScope) -> bool:
-    known = compilation.table.type_names
-    return any(name not in known for name in declared_types(node) or ())
+    return not compilation.table.type_names.issuperset(declared_types(node) or ())
 
 
 def read_by(keyword: str, draft: Draft) -> bool:
@@ -51,8 +50,12 @@ def _plain_branch(branch: object, compilation: Compilation, scope: RefScope) -> 
         return False
     target, table, draft = found[0], compilation.table, compilation.draft
     types = declared_types(target)
-    return bool(types) and table.type_names.issuperset(types) and not any(
-        keyword in target and read_by(keyword, draft) for keyword in (*UNION_BREAKERS, *table.skip_keywords))
+    if not types or not table.type_names.issuperset(types):
+        return False
+    # Most branches have no keyword that could break them; those that have one are asked
+    # whether their draft reads it (a keyword only another draft defines is an annotation).
+    return table.union_breakers.isdisjoint(target) or not any(
+        read_by(keyword, draft) for keyword in table.union_breakers.intersection(target))
 
 
 def unions_of(node: dict, draft: Draft) -> tuple[str, ...]:
@@ -79,6 +82,15 @@ TRIGGERS: dict[str, Callable[[dict, Compilation, RefScope], bool]] = {
 }
 
 
+#: The keywords without which a trigger never applies (a node that has none is not asked).
+TRIGGER_KEYWORDS: dict[str, frozenset[str]] = {
+    "malformed-type": frozenset({"type"}),
+    "unknown-type": frozenset({"type"}),
+    "unresolved-ref": frozenset({"$ref"}),
+    "mixed-union": frozenset({"anyOf", "oneOf"}),
+}
+
+
 def skip_reason(node: object, compilation: Compilation, depth: int, scope: RefScope) -> str | None:
     """Why a schema node is not judged: not an object, too deep, read as another draft (its
     own `$schema`), or the first trigger of the table that applies."""
@@ -87,8 +99,13 @@ def skip_reason(node: object, compilation: Compilation, depth: int, scope: RefSc
     table = compilation.table
     if depth > table.depth:
         return "depth"
-    if switches_draft(node, compilation.draft):
+    if "$schema" in node and switches_draft(node, compilation.draft):
         return "other-draft"
+    if table.skip_keywords.isdisjoint(node):  # most nodes: only the triggers that read more
+        for trigger, keywords in table.trigger_skips:
+            if not keywords.isdisjoint(node) and TRIGGERS[trigger](node, compilation, scope):
+                return trigger
+        return None
     for trigger, keyword in table.skips:
         if trigger == "keyword":
             if keyword in node and read_by(keyword, compilation.draft):

@@ -30,6 +30,7 @@ class SchemaContext(Protocol):
     draft: Any  # how the schema's draft reads its keywords (`compile.drafts.Draft`)
     table: Any  # the table as the engine uses it (`compile.compiled_table.CompiledTable`)
     all_kinds: frozenset[str]  # every base kind of value
+    casts: bool  # whether the tree is compiled for casts (nodes that judge nothing may still cast)
 
     def child(self, schema: object, *keys: object) -> CompiledNode:
         """The compiled node of a subschema one level down (`keys` lead to it)."""
@@ -43,8 +44,14 @@ class SchemaContext(Protocol):
     def judging_nothing(self) -> CompiledNode:
         """A node that judges nothing, for a place no rule can judge."""
 
+    def unused(self, schema: object, *keys: object) -> CompiledNode:
+        """A node for a subschema no value will be judged or cast by (judging nothing)."""
+
     def types_of(self, schema: object) -> tuple[str, ...]:
         """The declared types of a plain union branch (or what its `$ref` leads to)."""
+
+    def target_of(self, schema: object) -> object:
+        """The schema a union branch is, its `$ref`s followed (None where they lead nowhere)."""
 
     def natives_of(self, schema: object) -> frozenset[str]:
         """The base kinds a union branch's declared types are made for."""

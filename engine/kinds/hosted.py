@@ -50,10 +50,12 @@ class HostedKind:
     def __init__(self, name: str, kind: type):
         self.name, self.kind = name, kind
         self.codes, self.facts = kind.codes, kind.facts
-        self._read = _guarded(name, "reading a schema", kind.from_node)
+        # The rule's methods are read in the guard too: a host may make one when first asked
+        # for (a `collect` property), as the engine's own kinds do.
+        self.from_node = _guarded(name, "reading a schema", self._read)
 
-    def from_node(self, node: dict, context: Any) -> HostedRule | None:
-        rule = self._read(node, context)
+    def _read(self, node: dict, context: Any) -> HostedRule | None:
+        rule = self.kind.from_node(node, context)  # type: ignore[attr-defined]
         return None if rule is None else HostedRule(self.name, rule)
 
 

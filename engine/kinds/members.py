@@ -35,7 +35,7 @@ class MembersRule:
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     passing: dict = field(init=False, eq=False, repr=False)  # name -> types that pass outright
     closest: Callable[[object], str | None] | None = field(init=False, eq=False, repr=False)
-    collect: Collect = field(init=False, eq=False, repr=False)
+    _walk: Collect | None = field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         passing = {name: types for name, node in self.by_name.items()
@@ -43,7 +43,6 @@ class MembersRule:
         object.__setattr__(self, "passing", passing)
         object.__setattr__(self, "closest", suggester(self.names) if self.closed else None)
         object.__setattr__(self, "fits", self._test())
-        object.__setattr__(self, "collect", self._walker(_NONE_WORDED))
 
     # ── Reading the schema ──────────────────────────────────────────────────────────────
 
@@ -116,6 +115,15 @@ class MembersRule:
                     else:
                         found.add_worded(mismatch)
         return collect
+
+    @property
+    def collect(self) -> Collect:
+        """The walk, made when a value is first refused here (most nodes never refuse one)."""
+        walk = self._walk
+        if walk is None:
+            walk = self._walker(_NONE_WORDED)
+            object.__setattr__(self, "_walk", walk)  # made alike by any thread that races here
+        return walk
 
     def root_collect(self, word) -> Collect:
         """`collect` at the root, where what is said of an argument refused by its type

@@ -20,11 +20,10 @@ class RequiredRule:
     facts: ClassVar = ()
     names: tuple[tuple[str, bool, tuple[str, ...]], ...]  # name, refuses null, declared types
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
-    collect: Collect = field(init=False, eq=False, repr=False)
+    _walk: Collect | None = field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "fits", self._test())
-        object.__setattr__(self, "collect", self._walker(_NONE_WORDED))
 
     @classmethod
     def from_node(cls, node: dict, context: SchemaContext) -> RequiredRule | None:
@@ -69,6 +68,15 @@ class RequiredRule:
                 elif sent is None and refuses_null:
                     found.add((*path, name), "null", {"types": types})
         return collect
+
+    @property
+    def collect(self) -> Collect:
+        """The walk, made when a value is first refused here (most nodes never refuse one)."""
+        walk = self._walk
+        if walk is None:
+            walk = self._walker(_NONE_WORDED)
+            object.__setattr__(self, "_walk", walk)  # made alike by any thread that races here
+        return walk
 
     def root_collect(self, word) -> Collect:
         """`collect` at the root, where what is said of a missing argument depends on

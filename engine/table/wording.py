@@ -26,6 +26,8 @@ _ABSENT: object = object()
 _UNMADE: object = object()
 _UNQUOTED = (None, "list", "object")  # no scalar to quote: named by its kind instead
 _DECIDED_KINDS = ("absent", "list", "object")
+#: Where a decided sentence names the argument (no table text can hold a NUL).
+_ARGUMENT = "\x00argument\x00"
 
 
 def host_facts(code: str) -> set[str]:
@@ -155,17 +157,23 @@ class Wording:
         key = (facts.get("types"), kind)
         made = self._decided.get(key)
         if made is None:
-            texts = [_UNMADE] * len(self.makers)
-            texts[self._argument] = ""  # made per finding, below
-            chosen = self._chosen(texts, facts, path)
-            if chosen is None:
-                return self(facts, path)
-            made = self._decided[key] = (chosen[0], chosen[2], texts)
-        template, pick, texts = made
-        texts = texts.copy()
-        texts[self._argument] = self.makers[self._argument](facts, path)
-        sentence = template % pick(texts)
+            made = self._decided[key] = self._around_argument(facts, path)
+        if made is None:
+            return self(facts, path)
+        before, after = made
+        sentence = before + self.makers[self._argument](facts, path) + after  # type: ignore[operator]
         return self._finished(sentence) if len(sentence) > self.length or sentence[:1].islower() else sentence
+
+    def _around_argument(self, facts: dict, path: tuple) -> tuple[str, str] | None:
+        """The sentence of a decided finding but for the argument's name, as the text before
+        it and the text after it; None where the argument is not named exactly once."""
+        texts: list = [_UNMADE] * len(self.makers)
+        texts[self._argument] = _ARGUMENT  # type: ignore[index]
+        chosen = self._chosen(texts, facts, path)
+        if chosen is None:
+            return None
+        parts = (chosen[0] % chosen[2](texts)).split(_ARGUMENT)
+        return (parts[0], parts[1]) if len(parts) == 2 else None
 
     def _finished(self, sentence: str) -> str:
         if len(sentence) > self.length:

@@ -30,6 +30,11 @@ KIND_BY_TYPE: dict[type, str] = {
 
 LIST_TYPES = (list, tuple)
 
+#: JSON Schema's own type names -> the kind of value each admits, as the specification reads
+#: them (whatever a table calls its types).
+JSON_SCHEMA_KINDS: dict[str, str] = {"string": "text", "integer": "number", "number": "number", "boolean": "boolean",
+                                     "array": "list", "object": "object", "null": "null"}
+
 
 def kind_of(value: object) -> str | None:
     """The kind of a value, or None when JSON cannot produce it (it is then not judged)."""
