@@ -97,10 +97,15 @@ def newest_tested(name: str, extra: str) -> str:
     (constraints/test.txt), or that of the extra's own environment (its newest, where it has two)."""
     own = [ROOT / "constraints" / f"{extra}{end}.txt" for end in ("-newest", "")]
     found = next((path for path in own if path.is_file()), ROOT / "constraints" / "test.txt")
-    pins = found.read_text().splitlines()
+    lines = found.read_text().splitlines()
+    # Releases put in afterwards, without their requirements, are named in the header the lock
+    # writes ("..., then litellm==1.110.2, semver==3.1.2 without their requirements."): they
+    # replace what the constraints pin.
+    header = lines[0].partition(", then ")[2].partition(" without their requirements")[0]
+    pins = [*lines, *header.split(", ")] if header else lines
     name = name.split("[")[0]
-    (version,) = [line.split("==")[1] for line in pins if line.split("==")[0].lower() == name.lower()]
-    return version
+    versions = [line.split("==")[1] for line in pins if line.split("==")[0].lower() == name.lower()]
+    return versions[-1]
 
 
 EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent", "llamaindex_agent",
