@@ -53,6 +53,9 @@ _SOURCES = {
 }
 _MODULES = {"convert", "formats"}
 
+#: The release; pyproject.toml reads it from here.
+__version__ = "0.1.0"
+
 __all__ = [
     "Loop",
     "RunStep",

@@ -4,8 +4,11 @@ once and say what they changed, and `import turngate` alone gives what the READM
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from importlib.metadata import requires
 
 import pytest
 from anthropic.types import Message, ToolUseBlock, Usage
@@ -122,3 +125,83 @@ def test_the_readme_leads_and_stays_short():
     assert headings[:3] == ["## Try it", "## From Python", "## The command line"]
     assert "(docs/adr-246.md)" in readme.split("## Try it")[0]
     assert "turngate[" not in readme, "nothing publishes turngate: install from the checkout"
+
+
+def test_the_version_is_the_installed_distribution_s():
+    from importlib.metadata import version
+
+    assert turngate.__version__ == version("turngate")
+    assert turngate.__version__.count(".") == 2 and "__version__" not in turngate.__all__
+
+
+#: Each module of an extra, the package whose absence the test stands for, and the extra.
+MODULES_OF_EXTRAS = [
+    ("turngate.integrations.langchain", "langchain", "langchain"),
+    ("turngate.integrations.langgraph", "langchain_core", "langgraph"),
+    ("turngate.integrations.openai_agents", "agents", "openai-agents"),
+    ("turngate.integrations.pydantic_ai", "pydantic_ai", "pydantic-ai"),
+    ("turngate.integrations.llamaindex", "llama_index", "llamaindex"),
+    ("turngate.integrations.adk", "google.adk", "adk"),
+    ("turngate.integrations.crewai", "crewai", "crewai"),
+    ("turngate.integrations.crewai_turns", "crewai", "crewai"),
+    ("turngate.integrations.litellm", "litellm", "litellm"),
+    ("turngate.mcp.demo_server", "mcp", "mcp"),
+]
+
+
+@pytest.mark.parametrize("module, missing, extra", MODULES_OF_EXTRAS, ids=[m for m, _, _ in MODULES_OF_EXTRAS])
+def test_a_module_whose_extra_is_missing_says_which_and_how_to_install_it(module, missing, extra):
+    """The framework is made unimportable (None in sys.modules, as an uninstalled package is
+    to the import system); the import error names the extra, its releases and the command."""
+    done = subprocess.run([sys.executable, "-c", f"import sys; sys.modules[{missing!r}] = None\n"
+                           f"try:\n    import {module}\nexcept ImportError as error:\n"
+                           "    print(error.name); print(error)"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    name, said = done.stdout.splitlines()
+    assert name.startswith(missing.split(".")[0])
+    declared = ", ".join(requirement.split(";")[0].strip() for requirement in requires("turngate")
+                         if f'extra == "{extra}"' in requirement)
+    assert declared and said.startswith(f"{module} needs the {extra} extra ({declared}), which is not installed "
+                                        "or not of a release it allows (")
+    assert said.endswith(f"); install it with: python3 -m pip install 'turngate[{extra}]'.")
+
+
+def test_every_module_that_imports_a_framework_is_in_the_list_above():
+    gates = {f"turngate.integrations.{path.stem}" for path in (ROOT / "engine" / "integrations").glob("*.py")
+             if path.stem != "__init__"}
+    assert gates <= {module for module, _, _ in MODULES_OF_EXTRAS}
+
+
+def test_batch_reads_text_arguments_as_check_turn_does():
+    """OpenAI's calls (and the logs that keep them) hold the arguments as JSON text: batch
+    decodes it as check_turn does, and refuses text that is not JSON with check_turn's answer."""
+    schema = {"type": "object", "properties": {"uid": {"type": "integer"}}, "required": ["uid"]}
+    lines = [{"id": "as text", "schema": schema, "arguments": '{"uid": [42]}'},
+             {"id": "as a value", "schema": schema, "arguments": {"uid": [42]}},
+             {"id": "blank", "schema": schema, "arguments": " "},
+             {"id": "cut off", "tool": "get_page", "schema": schema, "arguments": '{"uid": 4'}]
+    done = subprocess.run([sys.executable, "-m", "turngate.cli", "batch", "-"], capture_output=True, text=True,
+                          input="".join(json.dumps(line) + "\n" for line in lines))
+    assert (done.returncode, done.stderr) == (1, "")
+    as_text, as_value, blank, cut_off = map(json.loads, done.stdout.splitlines())
+    assert {**as_text, "id": "as a value"} == as_value and as_value["mismatches"][0]["path"] == ["uid"]
+    assert blank["mismatches"] == [{"path": ["uid"], "code": "missing", "message": '"uid" is missing; it is required '
+                                                                                   'and must be an integer.'}]
+    toolset = turngate.Toolset({"get_page": schema})
+    answer = turngate.check_turn([{"id": "c", "tool": "get_page", "arguments": '{"uid": 4'}], toolset).answers[0]
+    assert cut_off == {"id": "cut off", "ok": False, "truncated": False,
+                       "mismatches": [{"path": [], "code": "cut-off-json", "message": answer.text}]}
+
+
+@pytest.mark.slow
+def test_one_test_file_runs_alone_and_passes(tmp_path):
+    """Coverage is measured in every run, but its floor applies to all of them combined
+    (.ci/matrix): a developer's run of one file passes, below the floor as it is."""
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith(("COV_CORE_", "COVERAGE_", "PYTEST_"))}
+    done = subprocess.run([sys.executable, "-m", "pytest", "tests/test_vocabulary.py", "-p", "no:cacheprovider"],
+                          capture_output=True, text=True, cwd=ROOT,
+                          env={**environment, "COVERAGE_FILE": str(tmp_path / "data")})
+    assert done.returncode == 0, done.stdout[-3000:]
+    total = [line for line in done.stdout.splitlines() if line.startswith("TOTAL")]
+    assert total and int(total[0].split()[-1].rstrip("%")) < 95 and "Required test coverage" not in done.stdout

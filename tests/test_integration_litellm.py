@@ -6,7 +6,12 @@ the app gets without it. Both proxies start once for the module (each takes seco
 
 from __future__ import annotations
 
-import json
+import os
+
+# No network: LiteLLM reads its model cost map from the package, not from the web, at import.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+import json  # noqa: E402
 import re
 import time
 from typing import Any, Iterator

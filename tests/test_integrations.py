@@ -1,7 +1,7 @@
 """The agent-framework gates as a whole: each example in examples/integrations/ runs offline and
 shows a refused turn answered; importing turngate imports no framework; each gate module
 imports its own framework only, and turngate only through its public API; each framework's
-extra pins the releases the tests install."""
+extra is a range whose both ends the tests install."""
 
 from __future__ import annotations
 
@@ -73,16 +73,34 @@ def test_each_gate_imports_its_own_framework_and_turngates_public_api_only():
         assert siblings <= SIBLINGS.get(name, set()) and all(level <= 1 for level, _ in imported), name
         absolute = {module for level, module in imported if level == 0}
         ours = {module for module in absolute if module.split(".")[0] == "turngate"}
-        assert ours <= {"turngate", "turngate.formats"}, (name, ours)
+        # turngate.extras: the ImportError that names the extra and its install command.
+        assert ours <= {"turngate", "turngate.formats", "turngate.extras"}, (name, ours)
         others = {module.split(".")[0] for module in absolute - ours} - set(sys.stdlib_module_names)
         assert others == frameworks, (name, others)
 
 
-def test_each_frameworks_extra_pins_what_the_tests_install():
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    for extra in ("langchain", "langgraph", "openai-agents", "pydantic-ai"):
-        assert extras[extra] and all("==" in requirement for requirement in extras[extra]), extra
-        assert set(extras[extra]) <= set(extras["test"]), extra
+SHARING = ("langchain", "langgraph", "openai-agents", "pydantic-ai", "llamaindex", "adk")  # the test extra's
+ON_THEIR_OWN = ("crewai", "litellm")
+
+
+def test_each_frameworks_extra_is_a_range_and_the_test_extra_installs_those_that_can_share_it():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    for extra in (*SHARING, *ON_THEIR_OWN, "mcp"):
+        assert extras[extra] and all(">=" in pin and ",<" in pin for pin in extras[extra]), extra
+    (together,) = [pin for pin in extras["test"] if pin.startswith("turngate[")]
+    assert set(together.removeprefix("turngate[").removesuffix("]").split(",")) == {"test-runner", "mcp", "otel", *SHARING}
+
+
+def newest_tested(name: str, extra: str) -> str:
+    """The release the newest end of an extra's range is tested on: the README's test command's
+    (constraints/test.txt), or that of the extra's own environment (its newest, where it has two)."""
+    own = [ROOT / "constraints" / f"{extra}{end}.txt" for end in ("-newest", "")]
+    found = next((path for path in own if path.is_file()), ROOT / "constraints" / "test.txt")
+    pins = found.read_text().splitlines()
+    name = name.split("[")[0]
+    (version,) = [line.split("==")[1] for line in pins if line.split("==")[0].lower() == name.lower()]
+    return version
 
 
 EXAMPLE_OF = ["langchain_agent", "langgraph_graph", "openai_agents_run", "pydantic_ai_agent", "llamaindex_agent",
@@ -109,8 +127,12 @@ def test_the_docs_show_each_gate_as_a_verbatim_excerpt_of_its_example_and_the_pi
         lines = (EXAMPLES / "integrations" / f"{example}.py").read_text().splitlines()
         assert excerpt_at(block, lines) is not None, (example, block)
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    for extra in ("langchain", "langgraph", "openai-agents", "pydantic-ai"):
-        assert f"| `{extra}` | " + ", ".join(f"`{pin}`" for pin in extras[extra]) + " |" in page, extra
+    for extra in ("mcp", *SHARING, *ON_THEIR_OWN):
+        names = [pin.split(">=")[0] for pin in extras[extra]]
+        oldest = ", ".join(pin.replace(">=", " ").split(",<")[0] for pin in extras[extra])
+        newest = ", ".join(f"{name} {newest_tested(name, extra)}" for name in names)
+        row = f"| `{extra}` | " + ", ".join(f"`{pin}`" for pin in extras[extra]) + f" | {oldest} | {newest} |"
+        assert row in page, row
     assert 'tool_not_found_behavior="return_error_to_model"' in page
 
 

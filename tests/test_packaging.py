@@ -1,12 +1,15 @@
 """The wheel carries the package `turngate` (its source is engine/), its tables and the demo,
 and nothing named `engine`: built once, installed once with the MCP extra into a fresh
-virtual environment, and run there, away from the checkout."""
+virtual environment, and run there, away from the checkout. The sdist holds what builds that
+same wheel and no tests: they need the whole checkout (docs, examples, snapshots, .ci/run)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import tarfile
+import tomllib
 import venv
 import zipfile
 
@@ -84,3 +87,31 @@ def test_the_demo_runs_from_the_wheel(environment, tmp_path):
                                    cwd=ROOT, timeout=120)
     assert demo.stdout == from_checkout.stdout
     assert demo.stdout.endswith("Calls sent to the server so far: 2.\n")
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory):
+    """The sdist, built by the build backend pyproject.toml names, in a venv of its own."""
+    folder = tmp_path_factory.mktemp("sdist")
+    venv.create(folder / "builder", with_pip=True)
+    python = str(folder / "builder" / "bin" / "python")
+    backend = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]
+    done = subprocess.run([python, "-m", "pip", "install", "-q", *backend["requires"]], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    built = subprocess.run([python, "-c", f"import sys, {backend['build-backend']} as backend; "
+                            "print(backend.build_sdist(sys.argv[1]))", str(folder)],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert built.returncode == 0, built.stderr[-3000:]
+    return folder / built.stdout.splitlines()[-1]
+
+
+def test_the_sdist_ships_no_tests_and_builds_the_same_wheel(sdist, wheel, tmp_path):
+    names = [name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/" in name]
+    assert not [name for name in names if name.split("/")[0] in ("tests", "snapshots", "examples", "docs")]
+    assert {"pyproject.toml", "README.md", "LICENSE", "rules/adr246.rules", "engine/table/grammar.lark",
+            "engine/mcp/demo_turn.json"} <= set(names)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path), str(sdist)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (from_sdist,) = tmp_path.glob("turngate-*.whl")
+    assert sorted(zipfile.ZipFile(from_sdist).namelist()) == sorted(zipfile.ZipFile(wheel).namelist())

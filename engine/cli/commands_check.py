@@ -8,7 +8,10 @@ from pathlib import Path
 
 from ..check.convert import to_data
 from ..check.schema import SchemaCache
+from ..compile.compiled_table import compiled_table
 from ..table.entries import Table
+from ..turn.calls import Call, CallAnswer
+from ..turn.gate import decode_arguments
 from .io import (
     FITS,
     REFUSED,
@@ -74,12 +77,34 @@ def _batch_line(line: str, number: int, cache: SchemaCache, table: Table) -> tup
             if field not in record:
                 raise InputError(f'line {number} has no "{field}".')
         schema = require_object(record["schema"], f"the schema of line {number}")
-        verdict = cache.compile(schema, table).check(record["arguments"])
+        arguments = _decoded(record, table)
+        if isinstance(arguments, CallAnswer):
+            return _undecodable(call_id, arguments), REFUSED
+        verdict = cache.compile(schema, table).check(arguments)
     except InputError as error:
         return {"id": call_id, "line": number, "error": str(error)}, UNUSABLE
     result = {"id": call_id, **to_data(verdict)}
     return {key: result[key] for key in ("id", "ok", "truncated", "mismatches")}, \
         FITS if verdict.ok else REFUSED
+
+
+def _decoded(record: dict, table: Table) -> object:
+    """The line's arguments: a JSON value as it is, and text as `check_turn` reads it, as the
+    JSON text of the arguments (OpenAI's calls, and the logs that keep them, hold them so);
+    the call's answer where that text is not JSON."""
+    arguments = record["arguments"]
+    if type(arguments) is not str:
+        return arguments
+    tool = record.get("tool")
+    call = Call(record.get("id"), tool if type(tool) is str else "tool", arguments)
+    return decode_arguments(call, compiled_table(table).words)
+
+
+def _undecodable(call_id: object, answer: CallAnswer) -> dict:
+    """A line whose arguments are text that is not JSON: refused, the answer's sentence its one
+    mismatch, at the root."""
+    return {"id": call_id, "ok": False, "truncated": False,
+            "mismatches": [{"path": [], "code": answer.codes[0], "message": answer.text}]}
 
 
 def run_batch(args: argparse.Namespace) -> int:
@@ -113,8 +138,10 @@ def add_check_commands(commands) -> None:
         "batch", help='check a JSON-lines corpus of {"id", "schema", "arguments"}',
         description='Check each line {"id", "schema", "arguments"} of a JSON-lines corpus; print one line '
                     '{"id", "ok", "truncated", "mismatches"} per call, or {"id", "line", "error"} for a '
-                    "line that cannot be checked, and go on. Exit 0 all fit, 1 some refused, 2 some "
-                    "line unusable.")
+                    "line that cannot be checked, and go on. Arguments given as text are read as the "
+                    "JSON text of the arguments, as check_turn reads them (OpenAI's calls and their logs "
+                    "hold them so); an optional \"tool\" names the tool in a refusal of that text. Exit 0 "
+                    "all fit, 1 some refused, 2 some line unusable.")
     batch.add_argument("corpus", help="the corpus, one JSON object per line (a file, or - for standard "
                                       "input, answered line by line)")
     add_table_options(batch)

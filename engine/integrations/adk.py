@@ -25,16 +25,21 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from google.adk.agents.callback_context import CallbackContext
-from google.adk.agents.invocation_context import InvocationContext
-from google.adk.events.event import Event
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
-from google.adk.plugins.base_plugin import BasePlugin
-from google.adk.tools.base_tool import BaseTool
-from google.adk.tools.tool_context import ToolContext
-from google.genai import types
 from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
+from turngate.extras import missing_extra
+
+try:
+    from google.adk.agents.callback_context import CallbackContext
+    from google.adk.agents.invocation_context import InvocationContext
+    from google.adk.events.event import Event
+    from google.adk.models.llm_request import LlmRequest
+    from google.adk.models.llm_response import LlmResponse
+    from google.adk.plugins.base_plugin import BasePlugin
+    from google.adk.tools.base_tool import BaseTool
+    from google.adk.tools.tool_context import ToolContext
+    from google.genai import types
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("adk", __name__, error) from error
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]

@@ -31,16 +31,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from crewai import LLM, Crew
-from crewai.agents.agent_builder.base_agent import BaseAgent
-from crewai.hooks import (ToolCallHookContext, get_after_tool_call_hooks, get_before_tool_call_hooks,
-                          register_after_tool_call_hook, register_before_tool_call_hook,
-                          unregister_after_tool_call_hook, unregister_before_tool_call_hook)
-from crewai.llms.base_llm import BaseLLM, call_stop_override, call_stream_override
-# CrewAI's own reading of a model's tool calls: the gate judges exactly the calls the executor runs.
-from crewai.utilities.agent_utils import extract_tool_call_info, is_tool_call_list
-from pydantic import PrivateAttr
 from turngate import Call, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
+from turngate.extras import missing_extra
+
+try:
+    from crewai import LLM, Crew
+    from crewai.agents.agent_builder.base_agent import BaseAgent
+    from crewai.hooks import (ToolCallHookContext, get_after_tool_call_hooks, get_before_tool_call_hooks,
+                              register_after_tool_call_hook, register_before_tool_call_hook,
+                              unregister_after_tool_call_hook, unregister_before_tool_call_hook)
+    from crewai.llms.base_llm import BaseLLM, call_stop_override, call_stream_override
+    # CrewAI's own reading of a model's tool calls: the gate judges exactly the calls the executor runs.
+    from crewai.utilities.agent_utils import extract_tool_call_info, is_tool_call_list
+    from pydantic import PrivateAttr
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("crewai", __name__, error) from error
 
 from .crewai_turns import RefusedTurn, cast_calls, final_answer_tools, hand_over
 

@@ -10,8 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crewai.utilities.string_utils import sanitize_tool_name
 from turngate import CallAnswer, TurnVerdict
+from turngate.extras import missing_extra
+
+try:
+    from crewai.utilities.string_utils import sanitize_tool_name
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("crewai", __name__, error) from error
 
 __all__ = ["RefusedTurn", "cast_calls", "final_answer_tools", "hand_over"]
 

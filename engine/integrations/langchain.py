@@ -19,10 +19,15 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from langchain.agents import create_agent
-from langchain.agents.middleware import AgentMiddleware, hook_config
-from langchain.agents.structured_output import AutoStrategy, ProviderStrategy, ToolStrategy
 from turngate import Table, Telemetry, Toolset
+from turngate.extras import missing_extra
+
+try:
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import AgentMiddleware, hook_config
+    from langchain.agents.structured_output import AutoStrategy, ProviderStrategy, ToolStrategy
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("langchain", __name__, error) from error
 
 from .langgraph import RecordStep, judge_turn, tool_schemas
 

@@ -19,11 +19,16 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
-from langchain_core.utils.function_calling import convert_to_openai_tool
-from langgraph.graph import END
-from langgraph.types import Command
 from turngate import Call, RunStep, Table, Telemetry, Toolset, TurnVerdict, check_turn, refused_steps
+from turngate.extras import missing_extra
+
+try:
+    from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+    from langgraph.graph import END
+    from langgraph.types import Command
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("langgraph", __name__, error) from error
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]

@@ -25,22 +25,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 from attrs import field, frozen
-from llama_index.core.agent.workflow import (
-    AgentInput,
-    AgentOutput,
-    AgentWorkflow,
-    BaseWorkflowAgent,
-    FunctionAgent,
-    ToolCall,
-    ToolCallResult,
-)
-from llama_index.core.agent.workflow.workflow_events import AgentWorkflowStartEvent
-from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
-from llama_index.core.bridge.pydantic import Field
-from llama_index.core.memory import BaseMemory
-from llama_index.core.tools import AsyncBaseTool, ToolOutput
-from llama_index.core.workflow import Context, step
 from turngate import Call, RunStep, Table, Telemetry, Toolset, TurnVerdict, check_turn, load_table, refused_steps
+from turngate.extras import missing_extra
+
+try:
+    from llama_index.core.agent.workflow import (
+        AgentInput,
+        AgentOutput,
+        AgentWorkflow,
+        BaseWorkflowAgent,
+        FunctionAgent,
+        ToolCall,
+        ToolCallResult,
+    )
+    from llama_index.core.agent.workflow.workflow_events import AgentWorkflowStartEvent
+    from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
+    from llama_index.core.bridge.pydantic import Field
+    from llama_index.core.memory import BaseMemory
+    from llama_index.core.tools import AsyncBaseTool, ToolOutput
+    from llama_index.core.workflow import Context, step
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("llamaindex", __name__, error) from error
 
 if TYPE_CHECKING:  # new in 0.14.14; take_step is no step, so its annotations are never read at run time
     from llama_index.core.agent.workflow.agent_context import AgentContext

@@ -30,23 +30,28 @@ import dataclasses
 import inspect
 from typing import Any, AsyncIterator, Callable, Iterable
 
-from agents import (
-    Agent,
-    FunctionTool,
-    FunctionToolResult,
-    Model,
-    ModelProvider,
-    ModelResponse,
-    RunConfig,
-    RunContextWrapper,
-    ToolErrorFormatterArgs,
-    ToolExecutionConfig,
-    ToolGuardrailFunctionOutput,
-    ToolInputGuardrail,
-    ToolInputGuardrailData,
-    ToolsToFinalOutputResult,
-)
 from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
+from turngate.extras import missing_extra
+
+try:
+    from agents import (
+        Agent,
+        FunctionTool,
+        FunctionToolResult,
+        Model,
+        ModelProvider,
+        ModelResponse,
+        RunConfig,
+        RunContextWrapper,
+        ToolErrorFormatterArgs,
+        ToolExecutionConfig,
+        ToolGuardrailFunctionOutput,
+        ToolInputGuardrail,
+        ToolInputGuardrailData,
+        ToolsToFinalOutputResult,
+    )
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("openai-agents", __name__, error) from error
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]

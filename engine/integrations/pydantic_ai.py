@@ -22,12 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pydantic_ai import CallToolsNode, ModelRequestNode, RunContext, ToolFailed
-from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering
-from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
-from pydantic_ai.models import ModelRequestContext
-from pydantic_ai.tools import ToolDefinition
 from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
+from turngate.extras import missing_extra
+
+try:
+    from pydantic_ai import CallToolsNode, ModelRequestNode, RunContext, ToolFailed
+    from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering
+    from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models import ModelRequestContext
+    from pydantic_ai.tools import ToolDefinition
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("pydantic-ai", __name__, error) from error
 
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]

@@ -11,7 +11,12 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from mcp.server.mcpserver import MCPServer
+from ..extras import missing_extra
+
+try:
+    from mcp.server.mcpserver import MCPServer
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("mcp", __name__, error) from error
 
 Language = Literal["default", "de", "fr"]
 Status = Literal["draft", "review", "published"]

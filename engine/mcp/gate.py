@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from attrs import field, frozen
 
+from ..extras import missing_extra
 from ..formats import mcp_calls
 from ..table.entries import Table
 from ..turn.calls import Call, TurnVerdict, id_key
@@ -70,8 +71,7 @@ class GatedSession:
             return await self.session.list_tools()
         # `ClientSession` takes the cursor in request params, the high-level `mcp.Client` as is.
         if "params" in inspect.signature(self.session.list_tools).parameters:
-            from mcp.types import PaginatedRequestParams
-            return await self.session.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            return await self.session.list_tools(params=_mcp_types().PaginatedRequestParams(cursor=cursor))
         return await self.session.list_tools(cursor=cursor)
 
     async def call_turn(self, calls: Iterable[Call | Mapping]) -> GatedTurn:
@@ -94,7 +94,15 @@ class GatedSession:
 
 def _refusals(turn: tuple[Call, ...], verdict: TurnVerdict) -> list:
     """The gate's answer for each call of a refused turn; calls sharing an id share it."""
-    from mcp.types import CallToolResult
-    results = [CallToolResult.model_validate(result) for result in mcp_calls.answers(verdict)]
+    results = [_mcp_types().CallToolResult.model_validate(result) for result in mcp_calls.answers(verdict)]
     by_id = {id_key(answer.call_id): result for answer, result in zip(verdict.answers, results)}
     return [by_id[id_key(call.id)] for call in turn]
+
+
+def _mcp_types() -> Any:
+    """`mcp.types`, imported when first needed (the MCP SDK is an extra)."""
+    try:
+        import mcp.types
+    except ImportError as error:  # the extra is missing, or of a release it does not allow
+        raise missing_extra("mcp", __name__, error) from error
+    return mcp.types

@@ -12,7 +12,14 @@ no turn fits, the app gets text saying so and no tool call. See docs/gateway.md.
           default_on: true
 """
 
-from .guardrail import TurnGuardrail
-from .options import GateOptions, OptionError, RecordStep
+from turngate.extras import missing_extra
+
+try:
+    import litellm  # noqa: F401  (the extra itself; each module below imports what it uses of it)
+except ImportError as error:  # the extra is missing, or of a release it does not allow
+    raise missing_extra("litellm", __name__, error) from error
+
+from .guardrail import TurnGuardrail  # noqa: E402
+from .options import GateOptions, OptionError, RecordStep  # noqa: E402
 
 __all__ = ["GateOptions", "OptionError", "RecordStep", "TurnGuardrail"]
