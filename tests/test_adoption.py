@@ -105,7 +105,7 @@ def test_import_turngate_alone_gives_what_the_readme_uses():
                            "turngate.from_data(turngate.to_data(v), turngate.Verdict) == v, "
                            "[name for name in ('formats', 'Toolset', 'Gated', 'RunStep', 'Loop') "
                            "if not hasattr(turngate, name)])"], capture_output=True, text=True)
-    assert done.stdout == "{'ok': True, 'mismatches': [], 'truncated': False} True True []\n", done.stderr
+    assert done.stdout == "{'ok': True, 'mismatches': [], 'truncated': False, 'unjudged': {}} True True []\n", done.stderr
 
 
 def test_the_example_gates_an_openai_an_anthropic_and_an_mcp_turn_with_one_call_each():

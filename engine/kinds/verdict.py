@@ -8,7 +8,12 @@ objects with named fields (see `convert`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
+
+#: What a verdict says was not judged where every node of the schema is (shared, read-only).
+ALL_JUDGED: Mapping[str, int] = MappingProxyType({})
 
 
 class Mismatch(NamedTuple):
@@ -22,11 +27,15 @@ class Mismatch(NamedTuple):
 
 class Verdict(NamedTuple):
     """`ok` when nothing was refused; at most the table's cap of mismatches, in order;
-    `truncated` when more were found than are listed."""
+    `truncated` when more were found than are listed; `unjudged`, how many of the schema's
+    nodes the table does not judge, per reason (a skip keyword such as "anyOf", or a trigger:
+    see `compile.coverage`), sorted by reason, and empty where every node is judged. A
+    passing verdict says nothing of what was not judged; `unjudged` says how much that is."""
 
     ok: bool
     mismatches: tuple[Mismatch, ...] = ()
     truncated: bool = False
+    unjudged: Mapping[str, int] = ALL_JUDGED
 
 
 PASSED = Verdict(ok=True)
