@@ -39,7 +39,8 @@ def test_check_json_prints_the_verdict(capfd):
     data = json.loads(out)
     assert status == 1 and data["ok"] is False and data["truncated"] is False
     assert data["mismatches"][0] == {"path": ["uid"], "code": "kind",
-                                     "message": '"uid" must be an integer, but an object was sent.'}
+                                     "message": '"uid" must be an integer, but an object was sent.',
+                                     "expected": {"keyword": "type", "value": "integer"}, "sent": None}
     assert json.loads(run(capfd, "check", SCHEMA, GOOD, "--json")[1]) == {
         "ok": True, "mismatches": [], "truncated": False, "unjudged": {}}
 

@@ -39,7 +39,7 @@ class MismatchList(list):
     def add(self, path: tuple, code: str, facts: dict) -> None:
         if len(self) >= self.cap:
             raise _CapReached
-        self.append(new_tuple(Mismatch, (path, code, self.wording(code)(facts, path))))
+        self.append(new_tuple(Mismatch, (path, code, self.wording(code)(facts, path), facts)))
 
     def add_worded(self, mismatch: Mismatch) -> None:
         """A finding worded when the schema was compiled (see `root_walk_steps`)."""

@@ -110,7 +110,8 @@ def _undecodable(call_id: object, answer: CallAnswer) -> dict:
     """A line whose arguments are text that is not JSON: refused, the answer's sentence its one
     mismatch, at the root."""
     return {"id": call_id, "ok": False, "truncated": False,
-            "mismatches": [{"path": [], "code": answer.codes[0], "message": answer.text}]}
+            "mismatches": [{"path": [], "code": answer.codes[0], "message": answer.text, "expected": None,
+                            "sent": None}]}
 
 
 def run_batch(args: argparse.Namespace) -> int:

@@ -12,12 +12,11 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Iterator
 
 from attrs import field, frozen
 
-from ..kinds.verdict import ALL_JUDGED
+from ..kinds.verdict import ALL_JUDGED, Counts
 from ..table.entries import Table
 from ..values.quoting import pointer_step
 from .compiled_table import CompiledTable, compiled_table
@@ -134,7 +133,7 @@ def not_judged(schema: object, table: Table) -> Mapping[str, int]:
     if surely_judged(schema, compiled_table(table)):
         return ALL_JUDGED
     skipped = coverage(schema, table).skipped
-    return MappingProxyType(skipped) if skipped else ALL_JUDGED
+    return Counts(skipped) if skipped else ALL_JUDGED
 
 
 #: What keeps `surely_judged` from vouching for a node: a keyword with schemas below it that

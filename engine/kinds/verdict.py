@@ -9,20 +9,77 @@ objects with named fields (see `convert`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
-#: What a verdict says was not judged where every node of the schema is (shared, read-only).
-ALL_JUDGED: Mapping[str, int] = MappingProxyType({})
+from .mismatch_facts import expected_of, sent_of
+
+
+class Counts(dict[str, int]):
+    """Counts by name, read-only and hashable (a verdict stays a hashable value): a verdict's
+    `unjudged`. A dict, so that it is written as a JSON object as it is."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self.items()))
+
+    def _read_only(self, *arguments: object, **named: object) -> NoReturn:
+        raise TypeError("a verdict's counts are read-only")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
+
+
+#: What a verdict says was not judged where every node of the schema is (shared).
+ALL_JUDGED: Mapping[str, int] = Counts()
 
 
 class Mismatch(NamedTuple):
     """One way the arguments do not fit: where (object keys and list indexes from the
-    root), the table's code for it, and the sentence the model is told."""
+    root), the table's code for it, and the sentence the model is told; and beside the
+    sentence, its facts (`expected`, `sent`, `facts()`), read from what the rule kind reported
+    (`reported`) when first asked for, never while checking.
+
+    Two mismatches are equal when they say the same (path, code and sentence): what a rule
+    reported is how the facts are read, not a fact of its own."""
 
     path: tuple[str | int, ...]
     code: str
     message: str
+    #: The facts the rule kind reported, as it reported them (the value sent among them): what
+    #: `expected` and `sent` are read from. Never written out; None where nothing was.
+    reported: Mapping[str, object] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mismatch):
+            return self[:3] == other[:3]
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:3])
+
+    @property
+    def expected(self) -> dict[str, object] | None:
+        """What the schema expects, as its keyword and value: `{"keyword": "type", "value":
+        "integer"}` (a list of types where several are declared, or a union's branches
+        declare several), `{"keyword": "enum", "value": [...]}`, `{"keyword": "required",
+        "value": "<the name required>"}`, `{"keyword": "additionalProperties", "value":
+        false}`; None for a host's code."""
+        return expected_of(self.code, self.path, self.reported)
+
+    @property
+    def sent(self) -> str | None:
+        """The value sent as the message quotes it: a scalar's JSON text, cut to the width a
+        message gives it; None where nothing was sent, or a list or an object was (a message
+        names those by their kind)."""
+        return sent_of(self.code, self.reported)
+
+    def facts(self) -> dict[str, object]:
+        """The mismatch as data beside its sentence: `{"code", "path" (a list), "expected",
+        "sent"}`."""
+        return {"code": self.code, "path": list(self.path), "expected": self.expected, "sent": self.sent}
 
 
 class Verdict(NamedTuple):
