@@ -149,27 +149,55 @@ def surely_judged(schema: object, table: CompiledTable) -> bool:
     objects of types the table declares, without a keyword it skips or one with schemas
     below it but `properties` and an `items` object (which the shipped kinds compile), within
     the depth limit. False says nothing (`coverage` decides), so this may only be too careful."""
-    kinds = {entry.kind for entry in table.table.rules}
-    if table.plain_leaf_keys is None or "elements" not in kinds or kinds.isdisjoint(("members", "members-and-extra")) \
-            or any(trigger not in _KNOWN_TRIGGERS for trigger, _ in table.trigger_skips):
-        return False
-    return _plain(schema, _NOT_PLAIN | table.skip_keywords, table, 0)
+    look = _LOOKS.get(id(table))
+    if look is None or look.table is not table:
+        look = _LOOKS[id(table)] = _Look(table)
+    return look.blocked is not None and look.plain(schema, 0)
 
 
-def _plain(node: object, blocked: frozenset[str], table: CompiledTable, depth: int) -> bool:
-    if type(node) is not dict or depth >= table.depth or not blocked.isdisjoint(node):
-        return False
-    types = declared_types(node)
-    if types == () or (types is not None and not table.type_names.issuperset(types)):
-        return False
-    _, _, judges_objects, judges_lists = table.type_facts(types)
-    properties, items = node.get("properties"), node.get("items")
-    if properties is not None and not (judges_objects and type(properties) is dict and all(
-            _plain(child, blocked, table, depth + 1) for child in properties.values())):
-        return False
-    if items is not None and not (judges_lists and _plain(items, blocked, table, depth + 1)):
-        return False
-    return type(node.get("additionalProperties", False)) is bool
+class _Look:
+    """What `surely_judged` reads of a table, made once per table: the keywords that keep
+    it from vouching for a node (None: it vouches for none), and per type the table
+    declares, whether an object and a list are looked into there."""
+
+    __slots__ = ("table", "blocked", "depth", "by_type")
+
+    def __init__(self, table: CompiledTable):
+        kinds = {entry.kind for entry in table.table.rules}
+        vouches = table.plain_leaf_keys is not None and "elements" in kinds \
+            and not kinds.isdisjoint(("members", "members-and-extra")) \
+            and all(trigger in _KNOWN_TRIGGERS for trigger, _ in table.trigger_skips)
+        self.table, self.depth = table, table.depth
+        self.blocked = _NOT_PLAIN | table.skip_keywords if vouches else None
+        self.by_type: dict[str | None, tuple[bool, bool]] = {
+            name: table.type_facts((name,))[2:] for name in table.type_names}
+        self.by_type[None] = table.type_facts(None)[2:]
+
+    def plain(self, node: object, depth: int) -> bool:
+        if type(node) is not dict or depth >= self.depth or not self.blocked.isdisjoint(node):  # type: ignore[union-attr]
+            return False
+        declared = node.get("type")
+        judged = self.by_type.get(declared) if declared is None or type(declared) is str else self._listed(node)
+        if judged is None:
+            return False
+        properties, items = node.get("properties"), node.get("items")
+        if properties is not None and not (judged[0] and type(properties) is dict and all(
+                self.plain(child, depth + 1) for child in properties.values())):
+            return False
+        if items is not None and not (judged[1] and self.plain(items, depth + 1)):
+            return False
+        return type(node.get("additionalProperties", False)) is bool
+
+    def _listed(self, node: dict[str, object]) -> tuple[bool, bool] | None:
+        """For a list of types: whether an object and a list are looked into; None where a
+        type is malformed or one the table does not declare."""
+        types = declared_types(node)
+        if not types or not self.table.type_names.issuperset(types):
+            return None
+        return self.table.type_facts(types)[2:]
+
+
+_LOOKS: dict[int, _Look] = {}  # by table, as `compiled_table` keeps them (each table is kept)
 
 
 def _reason(pointer: Key, parents: dict[Key, Key | None], reasons: dict[Key, str | None],
