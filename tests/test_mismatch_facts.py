@@ -4,6 +4,7 @@ whether the finding was worded at compile time or as it was found, and in `--jso
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -142,3 +143,34 @@ def test_check_json_writes_the_facts(capfd, snapshot):
     assert status == 1 and all(set(m) == {"path", "code", "message", "expected", "sent"}
                                for m in json.loads(out)["mismatches"])
     assert out == snapshot
+
+
+# ── Run steps keep the facts; metadata-only keeps no argument name and no value sent ──────
+
+def test_a_refused_calls_step_keeps_its_facts_and_metadata_only_drops_the_model_s_text():
+    toolset = turngate.Toolset({"save": SCHEMA})
+    verdict = turngate.check_turn([{"id": "c1", "tool": "save", "arguments": {"uid": 1, "title": "t",
+                                                                               "status": "secret", "leak": 1}}], toolset)
+    full, = turngate.refused_steps(verdict, 1)
+    assert full.facts == (
+        {"code": "enum", "path": ["status"], "expected": {"keyword": "enum", "value": ["draft", "review"]},
+         "sent": '"secret"'},
+        {"code": "additional", "path": ["leak"], "expected": {"keyword": "additionalProperties", "value": False},
+         "sent": None})
+    private, = turngate.refused_steps(verdict, 1, "metadata-only")
+    assert private.facts == ({"code": "enum", "expected": {"keyword": "enum", "value": ["draft", "review"]}},
+                             {"code": "additional", "expected": {"keyword": "additionalProperties", "value": False}})
+    written = io.StringIO()
+    turngate.dump_steps([private], written)
+    assert "secret" not in written.getvalue() and "leak" not in written.getvalue()
+    (loaded,), broken = turngate.load_steps(written.getvalue().splitlines())
+    assert broken == [] and loaded.facts == private.facts
+
+
+def test_a_step_without_mismatches_is_written_as_before():
+    step = turngate.RunStep(1, 1, "save", "ok")
+    written = io.StringIO()
+    turngate.dump_steps([step], written)
+    assert "facts" not in json.loads(written.getvalue())
+    assert turngate.load_steps(['{"turn": 1, "index": 1, "tool": "t", "status": "refused", "facts": 3}'])[1] == [
+        (1, 'line 1 is not a run step: "facts" must be a list of objects, not 3.')]
