@@ -1,5 +1,5 @@
 """Saying what was not judged: a verdict carries how many schema nodes the table does not
-judge and why, measured once when the schema is compiled; `check` and `check-turn` note it on
+judge and why, measured once when first read; `check` and `check-turn` note it on
 standard error and name the table that would judge them; `check` reads tool definitions."""
 
 from __future__ import annotations
@@ -64,14 +64,16 @@ def test_the_json_of_a_verdict_carries_it_and_reads_back():
     assert turngate.from_data(data, turngate.Verdict) == verdict
 
 
-def test_it_is_measured_once_when_compiled_and_never_while_checking(monkeypatch):
+def test_it_is_measured_once_when_first_read_never_while_compiling_or_checking(monkeypatch):
     measured = []
     real = coverage_module.coverage
     monkeypatch.setattr(coverage_module, "coverage", lambda *a: measured.append(1) or real(*a))
     compiled, plain = turngate.compile_schema(PYDANTIC), turngate.compile_schema(PLAIN)
-    assert len(measured) == 1  # the plain schema is told by one look at each node
-    for value in ({}, {"name": 1}, {"name": []}, [], "x", None):
-        compiled.check(value), plain.check(value)
+    verdicts = [checked.check(value) for checked in (compiled, plain)
+                for value in ({}, {"name": 1}, {"name": []}, [], "x", None)]
+    assert measured == []  # the plain schema is told by one look at each node
+    assert all(dict(verdict.unjudged) == {"$ref": 6, "anyOf": 3} for verdict in verdicts[:6])
+    assert all(verdict.unjudged == {} for verdict in verdicts[6:])
     assert len(measured) == 1
 
 

@@ -68,12 +68,12 @@ def root_check(root: Node, table: CompiledTable, unjudged: Mapping[str, int] = A
     """The check of one call's arguments: the root's rules tested one by one, as its `fits`
     would test them, so that a refusal begins collecting at the rule that failed (the rules
     before it passed, so they have nothing to report). Each verdict carries `unjudged`, what
-    the table does not judge of the schema (made when it was compiled): the passing verdict
-    is the shared one where that is nothing. A host calling from too deep in its own stack
+    the table does not judge of the schema (`compile.coverage.not_judged`): the passing
+    verdict is the shared one where that is nothing. A host calling from too deep in its own stack
     for the check's recursion has it made again on a fresh stack (`values.stack`): the `try`
     of each check costs nothing until then."""
     tests = tuple(rule.fits for rule, _ in root.entries)
-    passed = PASSED if not unjudged else new_tuple(Verdict, (True, (), False, unjudged))
+    passed = PASSED if unjudged is ALL_JUDGED else new_tuple(Verdict, (True, (), False, unjudged))
     refused = _refusal(root_walk_steps(root.entries, table), table, passed)
     if not tests:
         return lambda value: passed

@@ -127,13 +127,15 @@ def unjudged_nodes(schema: object, table: Table) -> tuple[int, dict[Key, str]]:
 
 def not_judged(schema: object, table: Table) -> Mapping[str, int]:
     """How many of a schema's nodes the table does not judge, per reason (sorted by reason;
-    empty where every node is judged): what a verdict on it carries. Made once, when the
-    schema is compiled: a schema of plain typed nodes (most are) is told by one look at each
-    node, any other measured by `coverage`."""
+    empty where every node is judged): what every verdict on it carries. A schema of plain
+    typed nodes (most are) is told by one look at each when it is compiled; any other is
+    measured as `coverage` measures it, once, when a host first reads the counts (never while
+    compiling or checking: a measure costs about a compile). Until then the counts keep the
+    schema, and measure it as it is then: a schema changed after it was compiled is measured
+    changed."""
     if surely_judged(schema, compiled_table(table)):
         return ALL_JUDGED
-    skipped = coverage(schema, table).skipped
-    return Counts(skipped) if skipped else ALL_JUDGED
+    return Counts(measure=lambda: coverage(schema, table).skipped)
 
 
 #: What keeps `surely_judged` from vouching for a node: a keyword with schemas below it that

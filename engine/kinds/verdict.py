@@ -8,25 +8,44 @@ objects with named fields (see `convert`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import NamedTuple, NoReturn
+from collections.abc import Callable, Iterator, Mapping
+from typing import NamedTuple
 
 from .mismatch_facts import expected_of, sent_of
 
 
-class Counts(dict[str, int]):
+class Counts(Mapping[str, int]):
     """Counts by name, read-only and hashable (a verdict stays a hashable value): a verdict's
-    `unjudged`. A dict, so that it is written as a JSON object as it is."""
+    `unjudged`. Given a `measure` instead of counts, they are measured when first read (once:
+    what a schema's verdicts carry is made when a host reads it, never while checking)."""
 
-    __slots__ = ()
+    __slots__ = ("_counts", "_measure")
 
-    def __hash__(self) -> int:  # type: ignore[override]
-        return hash(tuple(self.items()))
+    def __init__(self, counts: Mapping[str, int] | None = None,
+                 measure: Callable[[], Mapping[str, int]] | None = None):
+        self._counts = None if counts is None and measure is not None else dict(sorted((counts or {}).items()))
+        self._measure = measure
 
-    def _read_only(self, *arguments: object, **named: object) -> NoReturn:
-        raise TypeError("a verdict's counts are read-only")
+    def _read(self) -> dict[str, int]:
+        counts = self._counts
+        if counts is None:  # measured alike by any thread that races here
+            counts = self._counts = dict(sorted(self._measure().items()))  # type: ignore[misc]
+        return counts
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
+    def __getitem__(self, name: str) -> int:
+        return self._read()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._read().items()))
+
+    def __repr__(self) -> str:
+        return repr(self._read())
 
 
 #: What a verdict says was not judged where every node of the schema is (shared).
