@@ -4,7 +4,9 @@ standard error and name the table that would judge them; `check` reads tool defi
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import pytest
 from hypothesis import given, settings
@@ -55,6 +57,12 @@ def test_a_schema_judged_whole_answers_with_the_shared_passing_verdict():
     compiled = turngate.compile_schema(PLAIN)
     assert compiled.unjudged is ALL_JUDGED and compiled.check({"q": "x"}) is PASSED
     assert compiled.check({}).unjudged is ALL_JUDGED
+
+
+def test_a_verdict_carrying_it_pickles_and_copies_as_its_counts():
+    verdict = turngate.compile_schema(PYDANTIC).check({})
+    for again in (pickle.loads(pickle.dumps(verdict)), copy.deepcopy(verdict)):
+        assert again == verdict and dict(again.unjudged) == {"$ref": 6, "anyOf": 3}
 
 
 def test_the_json_of_a_verdict_carries_it_and_reads_back():

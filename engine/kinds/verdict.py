@@ -47,6 +47,9 @@ class Counts(Mapping[str, int]):
     def __repr__(self) -> str:
         return repr(self._read())
 
+    def __reduce__(self) -> tuple[type[Counts], tuple[dict[str, int]]]:
+        return Counts, (self._read(),)  # pickled and copied as the counts they are
+
 
 #: What a verdict says was not judged where every node of the schema is (shared).
 ALL_JUDGED: Mapping[str, int] = Counts()
