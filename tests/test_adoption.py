@@ -105,7 +105,7 @@ def test_import_turngate_alone_gives_what_the_readme_uses():
                            "turngate.from_data(turngate.to_data(v), turngate.Verdict) == v, "
                            "[name for name in ('formats', 'Toolset', 'Gated', 'RunStep', 'Loop') "
                            "if not hasattr(turngate, name)])"], capture_output=True, text=True)
-    assert done.stdout == "{'ok': True, 'mismatches': [], 'truncated': False} True True []\n", done.stderr
+    assert done.stdout == "{'ok': True, 'mismatches': [], 'truncated': False, 'unjudged': {}} True True []\n", done.stderr
 
 
 def test_the_example_gates_an_openai_an_anthropic_and_an_mcp_turn_with_one_call_each():
@@ -186,11 +186,13 @@ def test_batch_reads_text_arguments_as_check_turn_does():
     as_text, as_value, blank, cut_off = map(json.loads, done.stdout.splitlines())
     assert {**as_text, "id": "as a value"} == as_value and as_value["mismatches"][0]["path"] == ["uid"]
     assert blank["mismatches"] == [{"path": ["uid"], "code": "missing", "message": '"uid" is missing; it is required '
-                                                                                   'and must be an integer.'}]
+                                                                                   'and must be an integer.',
+                                    "expected": {"keyword": "required", "value": "uid"}, "sent": None}]
     toolset = turngate.Toolset({"get_page": schema})
     answer = turngate.check_turn([{"id": "c", "tool": "get_page", "arguments": '{"uid": 4'}], toolset).answers[0]
     assert cut_off == {"id": "cut off", "ok": False, "truncated": False,
-                       "mismatches": [{"path": [], "code": "cut-off-json", "message": answer.text}]}
+                       "mismatches": [{"path": [], "code": "cut-off-json", "message": answer.text, "expected": None,
+                                       "sent": None}]}
 
 
 @pytest.mark.slow

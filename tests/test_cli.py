@@ -39,9 +39,10 @@ def test_check_json_prints_the_verdict(capfd):
     data = json.loads(out)
     assert status == 1 and data["ok"] is False and data["truncated"] is False
     assert data["mismatches"][0] == {"path": ["uid"], "code": "kind",
-                                     "message": '"uid" must be an integer, but an object was sent.'}
+                                     "message": '"uid" must be an integer, but an object was sent.',
+                                     "expected": {"keyword": "type", "value": "integer"}, "sent": None}
     assert json.loads(run(capfd, "check", SCHEMA, GOOD, "--json")[1]) == {
-        "ok": True, "mismatches": [], "truncated": False}
+        "ok": True, "mismatches": [], "truncated": False, "unjudged": {}}
 
 
 def test_check_takes_another_table(capfd, tmp_path):
@@ -138,7 +139,8 @@ def test_a_list_passing_an_object_schema_gets_a_note(capfd, tmp_path):
     listed.write_text("[1, 2, 3]")
     assert run(capfd, "check", SCHEMA, str(listed)) == (0, f"OK\nNote: {LIST_NOTE}\n", "")
     status, out, _ = run(capfd, "check", SCHEMA, str(listed), "--json")
-    assert (status, json.loads(out)) == (0, {"ok": True, "mismatches": [], "truncated": False, "note": LIST_NOTE})
+    assert (status, json.loads(out)) == (0, {"ok": True, "mismatches": [], "truncated": False, "unjudged": {},
+                                             "note": LIST_NOTE})
 
 
 @pytest.mark.parametrize("schema, arguments, table", [

@@ -31,14 +31,15 @@ SENT = [[], [1, "x"], [[{}]], {}, {"k": [1]}, {"a": {"b": None}}, "text", '{"k":
 
 def walked(compiled, value) -> Verdict:
     """The verdict of a walk of every root rule, each finding worded as it is found."""
+    passed = Verdict(True, unjudged=compiled.unjudged)
     if compiled.root.fits(value):
-        return PASSED
+        return passed
     found = mismatch_list_class(compiled_table(compiled.table))()
     try:
         walk(walk_steps(compiled.root.entries), value, (), found)
     except _CapReached:
-        return Verdict(False, tuple(found), True)
-    return Verdict(False, tuple(found)) if found else PASSED
+        return Verdict(False, tuple(found), True, compiled.unjudged)
+    return Verdict(False, tuple(found), False, compiled.unjudged) if found else passed
 
 
 @pytest.mark.parametrize("table", TABLES)

@@ -9,14 +9,30 @@ from cattrs.cols import (
 )
 from cattrs.strategies import configure_union_passthrough
 
+from ..kinds.mismatch_facts import Stated
 from ..kinds.verdict import Mismatch, Verdict
 
 converter = cattrs.Converter()
 # Paths hold object keys and list indexes; both are JSON as they are.
 configure_union_passthrough(str | int | None, converter)
-for _named in (Mismatch, Verdict):
-    converter.register_unstructure_hook(_named, namedtuple_dict_unstructure_factory(_named, converter))
-    converter.register_structure_hook(_named, namedtuple_dict_structure_factory(_named, converter))
+
+
+def _mismatch_data(mismatch: Mismatch) -> dict[str, object]:
+    """A mismatch as data: its path (a list), code and sentence, and the facts beside the
+    sentence (`expected`, `sent`); what its rule reported is never written."""
+    return {"path": list(mismatch.path), "code": mismatch.code, "message": mismatch.message,
+            "expected": mismatch.expected, "sent": mismatch.sent}
+
+
+def _mismatch(data: dict[str, object], _: type) -> Mismatch:
+    facts = Stated(expected=data.get("expected"), sent=data.get("sent"))
+    return Mismatch(tuple(data["path"]), str(data["code"]), str(data["message"]), facts)  # type: ignore[arg-type]
+
+
+converter.register_unstructure_hook(Mismatch, _mismatch_data)
+converter.register_structure_hook(Mismatch, _mismatch)
+converter.register_unstructure_hook(Verdict, namedtuple_dict_unstructure_factory(Verdict, converter))
+converter.register_structure_hook(Verdict, namedtuple_dict_structure_factory(Verdict, converter))
 
 
 def to_data(obj: object) -> object:

@@ -13,12 +13,13 @@ messages written into its code.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Callable
 
 from ..compile.compiled_table import CompiledTable
 from ..compile.node import Node, steps_walker, walk_steps
 from ..kinds.finding import EngineSignal, collector
-from ..kinds.verdict import PASSED, Mismatch, Verdict, new_tuple
+from ..kinds.verdict import ALL_JUDGED, PASSED, Mismatch, Verdict, new_tuple
 from ..values.stack import again_on_a_fresh_stack
 
 
@@ -38,7 +39,7 @@ class MismatchList(list):
     def add(self, path: tuple, code: str, facts: dict) -> None:
         if len(self) >= self.cap:
             raise _CapReached
-        self.append(new_tuple(Mismatch, (path, code, self.wording(code)(facts, path))))
+        self.append(new_tuple(Mismatch, (path, code, self.wording(code)(facts, path), facts)))
 
     def add_worded(self, mismatch: Mismatch) -> None:
         """A finding worded when the schema was compiled (see `root_walk_steps`)."""
@@ -63,48 +64,51 @@ def root_walk_steps(entries: tuple, table: CompiledTable) -> tuple:
                       else collector(rule))
 
 
-def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
+def root_check(root: Node, table: CompiledTable, unjudged: Mapping[str, int] = ALL_JUDGED) -> Callable[[object], Verdict]:
     """The check of one call's arguments: the root's rules tested one by one, as its `fits`
     would test them, so that a refusal begins collecting at the rule that failed (the rules
-    before it passed, so they have nothing to report). A host calling from too deep in its
-    own stack for the check's recursion has it made again on a fresh stack (`values.stack`):
-    the `try` of each check costs nothing until then."""
+    before it passed, so they have nothing to report). Each verdict carries `unjudged`, what
+    the table does not judge of the schema (`compile.coverage.not_judged`): the passing
+    verdict is the shared one where that is nothing. A host calling from too deep in its own stack
+    for the check's recursion has it made again on a fresh stack (`values.stack`): the `try`
+    of each check costs nothing until then."""
     tests = tuple(rule.fits for rule, _ in root.entries)
-    refused = _refusal(root_walk_steps(root.entries, table), table)
+    passed = PASSED if unjudged is ALL_JUDGED else new_tuple(Verdict, (True, (), False, unjudged))
+    refused = _refusal(root_walk_steps(root.entries, table), table, passed)
     if not tests:
-        return lambda value: PASSED
+        return lambda value: passed
     checks = {1: _check_one, 2: _check_two, 3: _check_three}
-    return checks.get(len(tests), _check_each)(tests, refused)
+    return checks.get(len(tests), _check_each)(tests, refused, passed)
 
 
 Refused = Callable[[object, int], Verdict]
 
 
-def _check_one(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+def _check_one(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
     (first,) = tests
 
     def check_one(value: object) -> Verdict:
         try:
-            return PASSED if first(value) else refused(value, 0)
+            return passed if first(value) else refused(value, 0)
         except RecursionError as error:
-            return again_on_a_fresh_stack(error, _checked, (first,), refused, value)
+            return again_on_a_fresh_stack(error, _checked, (first,), refused, passed, value)
     return check_one
 
 
-def _check_two(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+def _check_two(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
     first, second = tests
 
     def check_two(value: object) -> Verdict:
         try:
             if not first(value):
                 return refused(value, 0)
-            return PASSED if second(value) else refused(value, 1)
+            return passed if second(value) else refused(value, 1)
         except RecursionError as error:
-            return again_on_a_fresh_stack(error, _checked, (first, second), refused, value)
+            return again_on_a_fresh_stack(error, _checked, (first, second), refused, passed, value)
     return check_two
 
 
-def _check_three(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+def _check_three(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
     first, second, third = tests
 
     def check_three(value: object) -> Verdict:
@@ -113,44 +117,48 @@ def _check_three(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
                 return refused(value, 0)
             if not second(value):
                 return refused(value, 1)
-            return PASSED if third(value) else refused(value, 2)
+            return passed if third(value) else refused(value, 2)
         except RecursionError as error:
-            return again_on_a_fresh_stack(error, _checked, (first, second, third), refused, value)
+            return again_on_a_fresh_stack(error, _checked, (first, second, third), refused, passed, value)
     return check_three
 
 
-def _check_each(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+def _check_each(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
     def check_each(value: object) -> Verdict:
         try:
             for index, test in enumerate(tests):
                 if not test(value):
                     return refused(value, index)
-            return PASSED
+            return passed
         except RecursionError as error:
-            return again_on_a_fresh_stack(error, _checked, tests, refused, value)
+            return again_on_a_fresh_stack(error, _checked, tests, refused, passed, value)
     return check_each
 
 
-def _checked(tests: tuple, refused: Refused, value: object) -> Verdict:
+def _checked(tests: tuple, refused: Refused, passed: Verdict, value: object) -> Verdict:
     """A check made again (on a fresh stack): what each `_check_*` does. (Made by name rather
     than by the check itself, so that no check keeps a reference to itself.)"""
     for index, test in enumerate(tests):
         if not test(value):
             return refused(value, index)
-    return PASSED
+    return passed
 
 
-def _refusal(steps: tuple, table: CompiledTable) -> Callable[[object, int], Verdict]:
+def _refusal(steps: tuple, table: CompiledTable, passed: Verdict) -> Callable[[object, int], Verdict]:
     """The verdict on a value whose root rule `start` failed: the mismatches of that rule
-    and those after it, at most the table's cap, worded (PASSED if they find nothing)."""
-    found_type = mismatch_list_class(table)
-    from_rule = tuple(steps_walker(steps[start:]) for start in range(len(steps)))
+    and those after it, at most the table's cap, worded (`passed` if they find nothing). The
+    walk from each rule is made when a value is first refused (most schemas never refuse one)."""
+    found_type, unjudged = mismatch_list_class(table), passed.unjudged
+    from_rule: tuple | None = None
 
     def refused(value: object, start: int) -> Verdict:
+        nonlocal from_rule
+        if from_rule is None:  # made alike by any thread that races here
+            from_rule = tuple([steps_walker(steps[first:]) for first in range(len(steps))])
         found = found_type()
         try:
             from_rule[start](value, (), found)
         except _CapReached:
-            return new_tuple(Verdict, (False, tuple(found), True))
-        return new_tuple(Verdict, (False, tuple(found), False)) if found else PASSED
+            return new_tuple(Verdict, (False, tuple(found), True, unjudged))
+        return new_tuple(Verdict, (False, tuple(found), False, unjudged)) if found else passed
     return refused

@@ -7,6 +7,7 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Callable
 
 from attrs import field, frozen
@@ -15,8 +16,9 @@ from ..compile.budget import JUDGING, CastTooCostly, Judging
 from ..compile.casting import Cast, Caster
 from ..compile.compiled_table import compiled_table
 from ..compile.compiler import compile_node
+from ..compile.coverage import not_judged
 from ..compile.node import Node
-from ..kinds.verdict import Verdict
+from ..kinds.verdict import ALL_JUDGED, Verdict
 from ..table.entries import Table
 from ..table.loading import load_table
 from ..values.stack import again_on_a_fresh_stack
@@ -31,13 +33,15 @@ class CompiledSchema:
     root: Node
     table: Table
     cast_root: Node | None = None  # the tree casts walk, when compiled with casts
+    #: How many of the schema's nodes the table does not judge, per reason (`compile.coverage`).
+    unjudged: Mapping[str, int] = field(default=ALL_JUDGED, kw_only=True, eq=False)
 
     check: Callable[[object], Verdict] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         """`check(arguments)`: the verdict on one call's arguments (decoded JSON). A call
-        that fits costs the root's rules' tests and returns the shared passing verdict."""
-        object.__setattr__(self, "check", root_check(self.root, compiled_table(self.table)))
+        that fits costs the root's rules' tests and returns the schema's passing verdict."""
+        object.__setattr__(self, "check", root_check(self.root, compiled_table(self.table), self.unjudged))
 
     def cast(self, arguments: object) -> Cast:
         """A passing call's arguments with each exact cast applied (see `engine.casts`): a
@@ -82,7 +86,7 @@ def compile_schema(schema: object, table: Table | str | Path | None = None, cast
     table = resolve_table(table)
     try:
         cast_root = compile_node(schema, table, for_casts=True) if casts else None
-        return CompiledSchema(compile_node(schema, table), table, cast_root)
+        return CompiledSchema(compile_node(schema, table), table, cast_root, unjudged=not_judged(schema, table))
     except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
         return again_on_a_fresh_stack(error, compile_schema, schema, table, casts)
 

@@ -24,9 +24,11 @@ from .io import (
     read_json_file,
     require_object,
     source_name,
+    warn,
     write_line,
 )
 from .plugins import add_table_options, table_of
+from .schema_file import tool_schema, unjudged_note
 
 LIST_NOTE = ("the arguments are a list where an object is declared; ADR 246 lets a list pass there "
              "(a JSON object keyed 0, 1, 2 decodes to a PHP list), so nothing in it was checked.")
@@ -49,11 +51,16 @@ def run_check(args: argparse.Namespace) -> int:
         raise InputError("the schema and the arguments cannot both be read from standard input (-); "
                          "give a file for one of them.")
     table = table_of(args)
-    schema = require_object(read_json_file(args.schema, "schema"), source_name(args.schema, "schema"))
+    schema, defined = tool_schema(read_json_file(args.schema, "schema"), source_name(args.schema, "schema"),
+                                  args.tool)
     arguments = read_json_file(args.arguments, "arguments")
     compiled = SchemaCache().compile(schema, table)
     verdict = compiled.check(arguments)
+    tool = args.tool or defined or ("tool" if args.schema == STDIN else Path(args.schema).name.split(".")[0])
     note = list_note(schema, arguments, table) if verdict.ok else None
+    unjudged = unjudged_note(tool, schema, table) if verdict.unjudged else None
+    if unjudged:
+        warn(unjudged)
     if args.json:
         write_line(dump({**to_data(verdict), **({"note": note} if note else {})}))
     elif verdict.ok:
@@ -61,7 +68,6 @@ def run_check(args: argparse.Namespace) -> int:
         if note:
             write_line(f"Note: {note}")
     else:
-        tool = args.tool or ("tool" if args.schema == STDIN else Path(args.schema).name.split(".")[0])
         write_line(compiled.refusal(tool, verdict))
     return FITS if verdict.ok else REFUSED
 
@@ -104,7 +110,8 @@ def _undecodable(call_id: object, answer: CallAnswer) -> dict:
     """A line whose arguments are text that is not JSON: refused, the answer's sentence its one
     mismatch, at the root."""
     return {"id": call_id, "ok": False, "truncated": False,
-            "mismatches": [{"path": [], "code": answer.codes[0], "message": answer.text}]}
+            "mismatches": [{"path": [], "code": answer.codes[0], "message": answer.text, "expected": None,
+                            "sent": None}]}
 
 
 def run_batch(args: argparse.Namespace) -> int:
@@ -123,14 +130,18 @@ def add_check_commands(commands) -> None:
     check = commands.add_parser(
         "check", help="check one call's arguments against a schema",
         description="Check one call's arguments against the tool's JSON Schema: print OK (exit 0) or "
-                    "the refusal the model is answered with (exit 1).")
-    check.add_argument("schema", help="the tool's JSON Schema (a JSON file, or - for standard input)")
+                    "the refusal the model is answered with (exit 1). Where the table does not judge every "
+                    "node of the schema, a note on standard error says how many, why, and which table "
+                    "would judge them.")
+    check.add_argument("schema", help="the tool's JSON Schema, or its definition as OpenAI, Anthropic or MCP "
+                                      "give it, or a list of tools (a JSON file, or - for standard input)")
     check.add_argument("arguments", help="the arguments the model sent (a JSON file, or - for standard input)")
-    check.add_argument("--tool", help='the tool\'s name in the refusal (default: the schema file\'s name, '
-                                      'or "tool" when the schema is read from standard input)')
+    check.add_argument("--tool", help="the tool to check the arguments of, where the file lists tools; and its "
+                                      "name in the refusal (default: the tool's own name, else the schema "
+                                      'file\'s name, or "tool" when the schema is read from standard input)')
     check.add_argument("--json", action="store_true",
-                       help='print the verdict as JSON: {"ok", "mismatches", "truncated"}, and a "note" '
-                            "where a list passed an object schema")
+                       help='print the verdict as JSON: {"ok", "mismatches", "truncated", "unjudged"}, and a '
+                            '"note" where a list passed an object schema')
     add_table_options(check)
     check.set_defaults(run=run_check)
 

@@ -6,13 +6,16 @@ Exit codes as for `check`: 0 the turn may run, 1 it is refused, 2 unusable input
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable, Mapping
 
 from ..formats import FORMATS, FormatError, read_turn
 from ..turn.calls import Call, CallAnswer, TurnVerdict
+from ..table.entries import Table
 from ..turn.gate import check_turn
 from ..values.quoting import escaped, quote_any
-from .io import FITS, REFUSED, InputError, dump, read_json_file, source_name, write_line
+from .io import FITS, REFUSED, InputError, dump, read_json_file, source_name, warn, write_line
 from .plugins import add_table_options, table_of
+from .schema_file import unjudged_note
 
 
 def shown(text: object) -> str:
@@ -53,6 +56,13 @@ def verdict_data(verdict: TurnVerdict, format_name: str) -> dict:
     return {"format": format_name, "ok": False, "reply": FORMATS[format_name].reply(verdict)}
 
 
+def unjudged_notes(calls: Iterable[Call], tools: Mapping[str, object], table: Table) -> list[str]:
+    """A note for each tool the turn calls whose schema the table does not judge all of."""
+    called = dict.fromkeys(call.tool for call in calls if isinstance(call.tool, str) and call.tool in tools)
+    notes = (unjudged_note(tool, tools[tool], table) for tool in called)
+    return [note for note in notes if note]
+
+
 def run_check_turn(args: argparse.Namespace) -> int:
     table = table_of(args)
     data = read_json_file(args.turn, "turn")
@@ -62,6 +72,8 @@ def run_check_turn(args: argparse.Namespace) -> int:
         what = "a turn of a known format" if args.format == "auto" else FORMATS[args.format].TITLE
         raise InputError(f"{source_name(args.turn, 'turn')} is not {what}: {error}") from None
     verdict = check_turn(turn.calls, turn.tools, table)
+    for note in unjudged_notes(turn.calls, turn.tools, table):
+        warn(note)
     if args.json:
         write_line(dump(verdict_data(verdict, turn.format)))
     else:

@@ -52,6 +52,8 @@ class CompiledTable:
         self.mismatch_list_class: type | None = None
         self._type_facts: dict[tuple[str, ...] | None, tuple] = {}
         self._natives: dict[tuple[str, ...], frozenset[str]] = {}
+        #: The facts of findings worded at compile time, by code and types (see `word`).
+        self._decided_facts: dict[tuple[str, object], dict] = {}
         # A code a host's rule kind declares facts for is worded at every check: the host's
         # words might read more than the engine knows to be fixed.
         self._hosted_codes = frozenset(entry.code for entry in table.messages if host_facts(entry.code))
@@ -77,7 +79,9 @@ class CompiledTable:
         for a code whose words a host's facts may change."""
         if code in self._hosted_codes:
             return None
-        return new_tuple(Mismatch, (path, code, self.words.wording(code).decided(facts, path)))
+        if facts.keys() == {"types"}:  # a missing argument's: kept once per code and types
+            facts = self._decided_facts.setdefault((code, facts["types"]), facts)
+        return new_tuple(Mismatch, (path, code, self.words.wording(code).decided(facts, path), facts))
 
 
 class _AnyKeyword(frozenset):

@@ -50,6 +50,7 @@ FIELDS: dict[str, tuple[Callable[[object], bool], str]] = {
     "casts": (_list_of_text, "a list of text"),
     "cast_count": (_integer, "an integer"),
     "judged": (lambda value: type(value) is bool, "true or false"),
+    "facts": (lambda value: type(value) is list and all(type(item) is dict for item in value), "a list of objects"),
 }
 
 

@@ -2,13 +2,15 @@
 
 Two privacy levels: `full` keeps the answer texts and call ids; `metadata-only` keeps the
 tool name, status, `tool_refusal` and mismatch codes, and never an argument value or a
-message text.
+message text. A refused call's step keeps each mismatch's facts (`Mismatch.facts()`): at
+`metadata-only` only their code and what the schema expects (the path holds argument names,
+the model's text, and `sent` its value).
 """
 
 from __future__ import annotations
 
 import json
-from typing import IO, Iterable
+from typing import IO, Any, Iterable
 
 from attrs import evolve, field, frozen
 from cattrs.gen import make_dict_unstructure_fn, override
@@ -44,25 +46,33 @@ class RunStep:
     casts: tuple[str, ...] = field(converter=tuple, default=())  # arguments a cast changed
     cast_count: int = 0
     judged: bool = True  # False: the call ran without being judged (no schema was at hand)
+    #: Each mismatch's facts, as `Mismatch.facts()` gives them (at metadata-only, code and
+    #: expected): read from the mismatches the codes are, so steps compare without them.
+    facts: tuple[dict[str, Any], ...] = field(converter=tuple, default=(), eq=False)
 
     def at_privacy(self, privacy: str) -> RunStep:
         """This step as kept at `privacy`: metadata-only drops the call id, the text and the
-        paths of casts (argument names are the model's text), keeping their count."""
+        paths of casts and mismatches (argument names are the model's text), keeping their
+        count, and the values sent."""
         if privacy == "full":
             return self
-        return evolve(self, call_id=None, text=None, casts=(), privacy=privacy)
+        facts = tuple({"code": found.get("code"), "expected": found.get("expected")} for found in self.facts)
+        return evolve(self, call_id=None, text=None, casts=(), privacy=privacy, facts=facts)
 
 
-# `judged` is written only where it is false: every step written before it stays as it was.
+# `judged` and `facts` are written only where they are not the default: every step written
+# before them stays as it was.
 converter.register_unstructure_hook(
-    RunStep, make_dict_unstructure_fn(RunStep, converter, judged=override(omit_if_default=True)))
+    RunStep, make_dict_unstructure_fn(RunStep, converter, judged=override(omit_if_default=True),
+                                      facts=override(omit_if_default=True)))
 
 
 def refused_steps(verdict: TurnVerdict, turn: int, privacy: str = "full") -> tuple[RunStep, ...]:
     """The steps of a refused turn: one per answered call id, in the order of the turn."""
     return tuple(
         RunStep(turn, index, answer.tool if answer.offered or privacy == "full" else None, answer.status,
-                answer.tool_refusal, answer.codes, step_id(answer.call_id), answer.text).at_privacy(privacy)
+                answer.tool_refusal, answer.codes, step_id(answer.call_id), answer.text,
+                facts=tuple(mismatch.facts() for mismatch in answer.mismatches)).at_privacy(privacy)
         for index, answer in enumerate(verdict.answers, 1)
     )
 
