@@ -14,7 +14,7 @@ from ..kinds.verdict import Mismatch, new_tuple
 from ..table.entries import Table, TypeEntry
 from ..table.wording import TableWords, host_facts
 from ..values.kinds import base_kind
-from .reading import ANNOTATIONS, TRIGGER_KEYWORDS, UNION_BREAKERS
+from .keywords import ANNOTATIONS, TRIGGER_KEYWORDS, UNION_BREAKERS
 
 
 class CompiledTable:

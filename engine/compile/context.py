@@ -13,7 +13,7 @@ from .node import Node
 from .reading import declared_types, skip_reason
 
 if TYPE_CHECKING:
-    from .compiler import Compilation
+    from .compiling import Compiling
     from .refs import RefScope
 
 
@@ -27,7 +27,7 @@ class NodeContext:
                  "judges_objects", "judges_lists")
     all_kinds = frozenset(BASE_KINDS)
 
-    def __init__(self, node: dict, compilation: Compilation, depth: int, pointer: str, scope: RefScope):
+    def __init__(self, node: dict, compilation: Compiling, depth: int, pointer: str, scope: RefScope):
         self.node, self.compilation, self.depth = node, compilation, depth
         self.pointer, self.scope, self.draft = pointer, scope, compilation.draft
         self.table = table = compilation.table
