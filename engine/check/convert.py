@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import cattrs
 from cattrs.cols import (
     namedtuple_dict_structure_factory,
@@ -19,9 +21,12 @@ for _named in (Mismatch, Verdict):
     converter.register_structure_hook(_named, namedtuple_dict_structure_factory(_named, converter))
 
 
-def to_data(obj: object) -> object:
+T = TypeVar("T")
+
+
+def to_data(obj: object) -> Any:
     return converter.unstructure(obj)
 
 
-def from_data(data: object, cls: type):
+def from_data(data: object, cls: type[T]) -> T:
     return converter.structure(data, cls)

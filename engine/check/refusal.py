@@ -13,7 +13,7 @@ messages written into its code.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ..compile.compiled_table import CompiledTable
 from ..compile.node import Node, steps_walker, walk_steps
@@ -26,16 +26,16 @@ class _CapReached(EngineSignal):
     """One finding more than the cap: the list is cut, so there is nothing more to learn."""
 
 
-class MismatchList(list):
+class MismatchList(list[Any]):
     """The mismatches of one check, in order, each worded as it is found (the walk is cut
     once the cap is reached, so one finding past it is noted but never worded). Each table
     has its own subclass (`mismatch_list_class`) holding its cap and its wording."""
 
     __slots__ = ()
     cap: int
-    wording: Callable[[str], Callable[[dict, tuple], str]]
+    wording: Callable[[str], Callable[[dict[str, Any], tuple[Any, ...]], str]]
 
-    def add(self, path: tuple, code: str, facts: dict) -> None:
+    def add(self, path: tuple[Any, ...], code: str, facts: dict[str, Any]) -> None:
         if len(self) >= self.cap:
             raise _CapReached
         self.append(new_tuple(Mismatch, (path, code, self.wording(code)(facts, path))))
@@ -55,7 +55,7 @@ def mismatch_list_class(table: CompiledTable) -> type[MismatchList]:
     return table.mismatch_list_class
 
 
-def root_walk_steps(entries: tuple, table: CompiledTable) -> tuple:
+def root_walk_steps(entries: tuple[Any, ...], table: CompiledTable) -> tuple[Any, ...]:
     """The root's rules as its walk takes them (see `compile.node.walk_steps`): a rule that
     has a `root_collect` (a `collect` for the path `()` that hands out findings worded at
     compile time) collects with that instead."""
@@ -80,7 +80,7 @@ def root_check(root: Node, table: CompiledTable) -> Callable[[object], Verdict]:
 Refused = Callable[[object, int], Verdict]
 
 
-def _check_one(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+def _check_one(tests: tuple[Any, ...], refused: Refused) -> Callable[[object], Verdict]:
     (first,) = tests
 
     def check_one(value: object) -> Verdict:
@@ -91,7 +91,7 @@ def _check_one(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
     return check_one
 
 
-def _check_two(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+def _check_two(tests: tuple[Any, ...], refused: Refused) -> Callable[[object], Verdict]:
     first, second = tests
 
     def check_two(value: object) -> Verdict:
@@ -104,7 +104,7 @@ def _check_two(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
     return check_two
 
 
-def _check_three(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+def _check_three(tests: tuple[Any, ...], refused: Refused) -> Callable[[object], Verdict]:
     first, second, third = tests
 
     def check_three(value: object) -> Verdict:
@@ -119,7 +119,7 @@ def _check_three(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
     return check_three
 
 
-def _check_each(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
+def _check_each(tests: tuple[Any, ...], refused: Refused) -> Callable[[object], Verdict]:
     def check_each(value: object) -> Verdict:
         try:
             for index, test in enumerate(tests):
@@ -131,7 +131,7 @@ def _check_each(tests: tuple, refused: Refused) -> Callable[[object], Verdict]:
     return check_each
 
 
-def _checked(tests: tuple, refused: Refused, value: object) -> Verdict:
+def _checked(tests: tuple[Any, ...], refused: Refused, value: object) -> Verdict:
     """A check made again (on a fresh stack): what each `_check_*` does. (Made by name rather
     than by the check itself, so that no check keeps a reference to itself.)"""
     for index, test in enumerate(tests):
@@ -140,7 +140,7 @@ def _checked(tests: tuple, refused: Refused, value: object) -> Verdict:
     return PASSED
 
 
-def _refusal(steps: tuple, table: CompiledTable) -> Callable[[object, int], Verdict]:
+def _refusal(steps: tuple[Any, ...], table: CompiledTable) -> Callable[[object, int], Verdict]:
     """The verdict on a value whose root rule `start` failed: the mismatches of that rule
     and those after it, at most the table's cap, worded (PASSED if they find nothing)."""
     found_type = mismatch_list_class(table)

@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from attrs import field, frozen
 
@@ -98,7 +98,7 @@ class SchemaCache:
 
     def __init__(self, size: int = 1024):
         self.size = size
-        self._entries: OrderedDict[tuple, CompiledSchema] = OrderedDict()
+        self._entries: OrderedDict[tuple[Any, ...], CompiledSchema] = OrderedDict()
         self._lock = threading.Lock()
 
     def compile(self, schema: object, table: Table | str | Path | None = None,

@@ -5,6 +5,8 @@ Exit codes as for `check`: 0 the turn may run, 1 it is refused, 2 unusable input
 
 from __future__ import annotations
 
+from typing import Any
+
 import argparse
 
 from ..formats import FORMATS, FormatError, read_turn
@@ -44,7 +46,7 @@ def verdict_lines(verdict: TurnVerdict, format_name: str) -> list[str]:
     return lines
 
 
-def verdict_data(verdict: TurnVerdict, format_name: str) -> dict:
+def verdict_data(verdict: TurnVerdict, format_name: str) -> dict[str, Any]:
     """With --json: a turn that may run with its calls decoded, or a refused turn with the
     reply the host sends back, in the format's own shape."""
     if verdict.ok:
@@ -70,7 +72,7 @@ def run_check_turn(args: argparse.Namespace) -> int:
     return FITS if verdict.ok else REFUSED
 
 
-def add_turn_command(commands) -> None:
+def add_turn_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`check-turn`, added to the command line's subcommands."""
     turn = commands.add_parser(
         "check-turn", help="check a model's turn in OpenAI, Anthropic or MCP shapes",

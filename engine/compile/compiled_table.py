@@ -48,15 +48,15 @@ class CompiledTable:
         self.plain_ref_keys = None if self.plain_leaf_keys is None or "$ref" in self.skip_keywords \
             or not any(kind is RefRule for kind, _ in self.rule_kinds) else ANNOTATIONS - self.skip_keywords | {"$ref"}
         self.kind_rules: dict[tuple[str, ...], Any] = {}
-        self.plain_leaves: dict[tuple, Any] = {}
+        self.plain_leaves: dict[tuple[Any, ...], Any] = {}
         self.mismatch_list_class: type | None = None
-        self._type_facts: dict[tuple[str, ...] | None, tuple] = {}
+        self._type_facts: dict[tuple[str, ...] | None, tuple[Any, ...]] = {}
         self._natives: dict[tuple[str, ...], frozenset[str]] = {}
         # A code a host's rule kind declares facts for is worded at every check: the host's
         # words might read more than the engine knows to be fixed.
         self._hosted_codes = frozenset(entry.code for entry in table.messages if host_facts(entry.code))
 
-    def type_facts(self, types: tuple[str, ...] | None) -> tuple:
+    def type_facts(self, types: tuple[str, ...] | None) -> tuple[Any, ...]:
         """For a node's declared types: the same types (one tuple per table and types, so
         that compiled nodes share it), the kinds they admit (None: every kind, or a type
         the table does not know), and whether an object, and a list, can be judged there."""
@@ -72,7 +72,7 @@ class CompiledTable:
             found = self._natives[types] = frozenset(base_kind(self.type_by_name[name].native) for name in types)
         return found
 
-    def word(self, path: tuple, code: str, facts: dict) -> Mismatch | None:
+    def word(self, path: tuple[Any, ...], code: str, facts: dict[str, Any]) -> Mismatch | None:
         """A finding worded when the schema is compiled (see `kinds`' `root_collect`); None
         for a code whose words a host's facts may change."""
         if code in self._hosted_codes:
@@ -80,17 +80,17 @@ class CompiledTable:
         return new_tuple(Mismatch, (path, code, self.words.wording(code).decided(facts, path)))
 
 
-class _AnyKeyword(frozenset):
+class _AnyKeyword(frozenset[str]):
     """Shares a keyword with every node: a trigger that names no keywords is always asked."""
 
-    def isdisjoint(self, other: object) -> bool:  # type: ignore[override]
+    def isdisjoint(self, other: object) -> bool:
         return False
 
 
 _ANY_KEYWORD = _AnyKeyword()
 
 
-def _type_facts(types: tuple[str, ...] | None, type_by_name: dict[str, TypeEntry]) -> tuple:
+def _type_facts(types: tuple[str, ...] | None, type_by_name: dict[str, TypeEntry]) -> tuple[Any, ...]:
     known = [type_by_name.get(name) for name in types or ()]
     admitted = None if not types or None in known else frozenset(
         kind for entry in known for kind in entry.admits)  # type: ignore[union-attr]

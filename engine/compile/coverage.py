@@ -10,7 +10,7 @@ under the trigger that skipped its nearest reached ancestor.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterator
+from typing import Any, Iterator
 
 from attrs import field, frozen
 
@@ -18,7 +18,7 @@ from ..table.entries import Table
 from ..values.quoting import pointer_step
 from .compiler import compile_node
 from .drafts import draft_of
-from .refs import pointers_by_node, root_scope
+from .refs import RefScope, pointers_by_node, root_scope
 
 _ONE_SCHEMA = ("additionalProperties", "items", "not", "if", "then", "else", "contains",
                "propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems")
@@ -30,7 +30,7 @@ def _step(key: object) -> str:
     return "/" + pointer_step(key)
 
 
-def _below(node: dict, pointer: str) -> Iterator[tuple[object, str]]:
+def _below(node: dict[str, Any], pointer: str) -> Iterator[tuple[object, str]]:
     for keyword in _ONE_SCHEMA:
         if isinstance(node.get(keyword), dict):
             yield node[keyword], pointer + _step(keyword)
@@ -50,7 +50,7 @@ def schema_nodes(schema: object) -> dict[str, str | None]:
     (one step of a chain at a time, so a chain costs its length)."""
     parents: dict[str, str | None] = {}
     pointers: dict[int, str] | None = None
-    pending: list[tuple[object, str, str | None, object]] = [(schema, "#", None, root_scope(schema, draft_of(schema)))]
+    pending: list[tuple[object, str, str | None, RefScope]] = [(schema, "#", None, root_scope(schema, draft_of(schema)))]
     seen: set[int] = set()  # a Python object that contains itself is counted once
     while pending:
         node, pointer, parent, scope = pending.pop()

@@ -51,7 +51,7 @@ _BLIND_TO_MEMBERS = frozenset({
 })
 
 
-def casts_below(schema: dict, draft: Draft) -> bool:
+def casts_below(schema: dict[str, Any], draft: Draft) -> bool:
     """Whether a cast below this node (in its members or elements, its `$ref`'s target, its
     one union's branch) can only mend what fails there, and not break the node itself."""
     judged = [keyword for keyword in schema if draft.defines(keyword)]
@@ -65,7 +65,7 @@ def casts_below(schema: dict, draft: Draft) -> bool:
 #: The judges made so far while one schema is compiled (see `judges_made_once`), by schema
 #: node and depth: a schema node compiled more than once (a Python object that contains
 #: itself, at each depth) shares one judge, and so one validator made when first asked.
-_MADE: ContextVar[dict | None] = ContextVar("judges_made", default=None)
+_MADE: ContextVar[dict[tuple[int, bool], Judge] | None] = ContextVar("judges_made", default=None)
 
 
 @contextmanager
@@ -127,7 +127,7 @@ def _unknown(value: object) -> None:
 #: Within one cast (set by `check.schema.CompiledSchema.cast`), each judge's verdict on each
 #: list or object, by judge and value, the value kept beside its verdict so that no other
 #: value can take its identity while the cast runs.
-VERDICTS: ContextVar[dict | None] = ContextVar("verdicts", default=None)
+VERDICTS: ContextVar[dict[tuple[int, int], tuple[object, bool | None]] | None] = ContextVar("verdicts", default=None)
 _UNMADE: Any = object()
 
 
@@ -137,7 +137,7 @@ class _Judge:
 
     __slots__ = ("schema", "draft", "validator")
 
-    def __init__(self, schema: dict, draft: Draft):
+    def __init__(self, schema: dict[str, Any], draft: Draft):
         self.schema, self.draft, self.validator = schema, draft, _UNMADE
 
     def __call__(self, value: object) -> bool | None:
@@ -151,7 +151,7 @@ class _Judge:
             return _judged(made, value)
         kept = verdicts.get((id(self), id(value)))
         if kept is not None and kept[0] is value:
-            return kept[1]  # type: ignore[no-any-return]
+            return kept[1]
         verdict = verdicts[(id(self), id(value))] = (value, _judged(made, value))
         return verdict[1]
 
@@ -174,4 +174,4 @@ def _is_json(value: object) -> bool:
     """A value JSON text can hold (exact types, finite numbers): the judges know no other."""
     if type(value) not in _JSON_TYPES:
         return False
-    return not (type(value) is float and not math.isfinite(value))  # type: ignore[arg-type]
+    return not (type(value) is float and not math.isfinite(value))

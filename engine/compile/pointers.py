@@ -11,6 +11,8 @@ judged): only a schema made to be slow has one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
@@ -25,7 +27,7 @@ class Resolved:
 
     __slots__ = ("contents", "resolver")
 
-    def __init__(self, contents: object, resolver):
+    def __init__(self, contents: object, resolver: Any):
         self.contents, self.resolver = contents, resolver
 
 
@@ -47,16 +49,16 @@ class Walked:
             contents = contents[segment]  # type: ignore[index]
             self.segments.append(segment)
             if type(contents) is dict or isinstance(contents, Mapping):
-                if _names_base(contents):  # type: ignore[arg-type]
+                if _names_base(contents):
                     self.naming.append((len(self.segments), contents))
         self.contents = contents
 
 
-def _names_base(contents: Mapping) -> bool:
+def _names_base(contents: Mapping[str, Any]) -> bool:
     return contents.get("$id") is not None or contents.get("id") is not None
 
 
-def resolved(walked: Walked, resolver, specification: Specification) -> Resolved:
+def resolved(walked: Walked, resolver: Any, specification: Specification[Any]) -> Resolved:
     """Where `walked` leads from `resolver` (reading the resource by `specification`)."""
     segments = walked.segments
     budget = _ASKED_PER_SEGMENT * len(segments) + _ASKED_FLOOR

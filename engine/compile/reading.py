@@ -4,7 +4,7 @@ table's skip triggers is not)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Any, TYPE_CHECKING, Callable
 
 from .drafts import JUDGED_BY_SOME_DRAFT, Draft, switches_draft
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .refs import RefScope
 
 
-def declared_types(node: dict) -> tuple[str, ...] | None:
+def declared_types(node: dict[str, Any]) -> tuple[str, ...] | None:
     """The names of `type` in order without repeats; None when absent; () when malformed."""
     if "type" not in node:
         return None
@@ -25,7 +25,7 @@ def declared_types(node: dict) -> tuple[str, ...] | None:
     return ()
 
 
-def _unknown_type(node: dict, compilation: Compiling, scope: RefScope) -> bool:
+def _unknown_type(node: dict[str, Any], compilation: Compiling, scope: RefScope) -> bool:
     return not compilation.table.type_names.issuperset(declared_types(node) or ())
 
 
@@ -52,23 +52,23 @@ def _plain_branch(branch: object, compilation: Compiling, scope: RefScope) -> bo
         read_by(keyword, draft) for keyword in table.union_breakers.intersection(target))
 
 
-def unions_of(node: dict, draft: Draft) -> tuple[str, ...]:
+def unions_of(node: dict[str, Any], draft: Draft) -> tuple[str, ...]:
     """The union keywords of a node its draft reads (draft-03 has neither)."""
     return tuple(keyword for keyword in ("anyOf", "oneOf") if keyword in node and draft.defines(keyword))
 
 
-def _mixed_union(node: dict, compilation: Compiling, scope: RefScope) -> bool:
+def _mixed_union(node: dict[str, Any], compilation: Compiling, scope: RefScope) -> bool:
     unions = [node[k] for k in unions_of(node, compilation.draft)]
     return any(type(union) is not list or not union
                or not all(_plain_branch(branch, compilation, scope) for branch in union) for union in unions)
 
 
-def _unresolved_ref(node: dict, compilation: Compiling, scope: RefScope) -> bool:
+def _unresolved_ref(node: dict[str, Any], compilation: Compiling, scope: RefScope) -> bool:
     return "$ref" in node and compilation.followed(node, scope) is None
 
 
 #: The skip triggers of `table.vocabulary.SKIP_TRIGGERS` that read more than a keyword.
-TRIGGERS: dict[str, Callable[[dict, Compiling, RefScope], bool]] = {
+TRIGGERS: dict[str, Callable[[dict[str, Any], Compiling, RefScope], bool]] = {
     "malformed-type": lambda node, compilation, scope: declared_types(node) == (),
     "unknown-type": _unknown_type,
     "unresolved-ref": _unresolved_ref,
@@ -93,7 +93,7 @@ def skip_reason(node: object, compilation: Compiling, depth: int, scope: RefScop
         return None
     for trigger, keyword in table.skips:
         if trigger == "keyword":
-            if keyword in node and read_by(keyword, compilation.draft):
+            if keyword in node and read_by(keyword, compilation.draft):  # type: ignore[arg-type]
                 return keyword
         elif TRIGGERS[trigger](node, compilation, scope):
             return trigger

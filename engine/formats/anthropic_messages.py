@@ -4,6 +4,8 @@ message."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset
 from ..turn.tools import anthropic_tools
@@ -35,14 +37,14 @@ def calls(message: object) -> tuple[Call, ...]:
     return tuple(found)
 
 
-def answers(verdict: TurnVerdict) -> list[dict]:
+def answers(verdict: TurnVerdict) -> list[dict[str, Any]]:
     """One `tool_result` block with `is_error` per call id of a refused turn, in the order
     of the turn; none for a turn that may run."""
     return [{"type": "tool_result", "tool_use_id": answer.call_id, "content": answer.text,
              "is_error": True} for answer in verdict.answers]
 
 
-def reply(verdict: TurnVerdict) -> dict:
+def reply(verdict: TurnVerdict) -> dict[str, Any]:
     """The user message that answers a refused turn: every `tool_use` block of the
     assistant message is answered in the next user message, by its `tool_result` block."""
     return {"role": "user", "content": answers(verdict)}

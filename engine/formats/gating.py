@@ -6,6 +6,7 @@ from typing import Callable
 
 from attrs import field, frozen
 
+from ..values.converters import as_tuple
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset, check_turn
 
@@ -17,7 +18,7 @@ class Gated:
     host sends back, in the format's own shape. `verdict` has the rest (answers, casts)."""
 
     ok: bool
-    calls: tuple[Call, ...] = field(converter=tuple)
+    calls: tuple[Call, ...] = field(converter=as_tuple)
     reply: object
     verdict: TurnVerdict
 

@@ -8,6 +8,8 @@ id; one given as bare params is known by its place in the turn: "call_1", "call_
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset
 from ..turn.tools import mcp_tools
@@ -51,7 +53,7 @@ def calls(data: object) -> tuple[Call, ...]:
     return tuple(found)
 
 
-def answers(verdict: TurnVerdict) -> list[dict]:
+def answers(verdict: TurnVerdict) -> list[dict[str, Any]]:
     """One `CallToolResult` per call id of a refused turn, in the order of the turn; none
     for a turn that may run."""
     return [{"content": [{"type": "text", "text": answer.text}], "isError": True}

@@ -3,6 +3,8 @@ message, and the answers of a refused turn as `tool` messages, one per call id."
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset
 from ..turn.tools import openai_chat_tools
@@ -45,7 +47,7 @@ def calls(message: object) -> tuple[Call, ...]:
     return tuple(found)
 
 
-def answers(verdict: TurnVerdict) -> list[dict]:
+def answers(verdict: TurnVerdict) -> list[dict[str, Any]]:
     """One `tool` message per call id of a refused turn, in the order of the turn; none for
     a turn that may run."""
     return [{"role": "tool", "tool_call_id": answer.call_id, "content": answer.text}

@@ -3,6 +3,8 @@ output, and the answers of a refused turn as `function_call_output` items."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Mapping
 
 from ..turn.calls import Call, TurnVerdict
@@ -40,7 +42,7 @@ def calls(output: object) -> tuple[Call, ...]:
     return tuple(found)
 
 
-def answers(verdict: TurnVerdict) -> list[dict]:
+def answers(verdict: TurnVerdict) -> list[dict[str, Any]]:
     """One `function_call_output` item per call id of a refused turn, in the order of the
     turn; none for a turn that may run."""
     return [{"type": "function_call_output", "call_id": answer.call_id, "output": answer.text}

@@ -45,7 +45,7 @@ class TurnGate(AgentMiddleware):
     kept at `privacy`; `table` is the rules table (turngate's default when None); with
     `telemetry`, each turn decided is reported to OpenTelemetry (gate "langchain")."""
 
-    def __init__(self, tools: Sequence, *, output_tools: Sequence[str] = (), table: Table | str | None = None,
+    def __init__(self, tools: Sequence[Any], *, output_tools: Sequence[str] = (), table: Table | str | None = None,
                  record: RecordStep | None = None, privacy: str = "metadata-only",
                  telemetry: Telemetry | None = None):
         super().__init__()
@@ -76,7 +76,7 @@ class TurnGate(AgentMiddleware):
         return None
 
     @hook_config(can_jump_to=["model"])
-    def after_model(self, state: Any, runtime: Any) -> dict | None:
+    def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         verdict, answers = judge_turn(state["messages"], self.toolset, self.record, self.privacy, self.telemetry)
         if verdict is None or verdict.ok:
             return None
@@ -84,7 +84,7 @@ class TurnGate(AgentMiddleware):
         return {"messages": answers, "jump_to": "model"}
 
 
-def gated_agent(model, tools: Sequence = (), *, middleware: Sequence[AgentMiddleware] = (),
+def gated_agent(model, tools: Sequence[Any] = (), *, middleware: Sequence[AgentMiddleware] = (),
                 table: Table | str | None = None, record: RecordStep | None = None,
                 privacy: str = "metadata-only", telemetry: Telemetry | None = None, **options):
     """`create_agent(model, tools, middleware=..., **options)` with a `TurnGate` listed last, so

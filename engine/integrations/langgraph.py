@@ -17,7 +17,7 @@ functions.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from turngate import Call, RunStep, Table, Telemetry, Toolset, TurnVerdict, check_turn, refused_steps
 from turngate.extras import missing_extra
@@ -36,7 +36,7 @@ RecordStep = Callable[[RunStep], None]
 __all__ = ["RecordStep", "judge_turn", "tool_schemas", "turn_calls", "turn_gate_node"]
 
 
-def tool_schemas(tools: Sequence) -> dict[str, object]:
+def tool_schemas(tools: Sequence[Any]) -> dict[str, object]:
     """Each tool's name and JSON Schema, as LangChain converts the tool for the model: LangChain
     tools, functions, pydantic models, or OpenAI-style tool dicts."""
     functions = [convert_to_openai_tool(tool)["function"] for tool in tools]
@@ -79,7 +79,7 @@ def judge_turn(messages: Sequence[AnyMessage], toolset: Toolset, record: RecordS
                      for answer in verdict.answers if answer.call_id not in answered]
 
 
-def turn_gate_node(tools: Sequence, *, tools_node: str = "tools", model_node: str = "model",
+def turn_gate_node(tools: Sequence[Any], *, tools_node: str = "tools", model_node: str = "model",
                    end: str = END, messages_key: str = "messages", table: Table | str | None = None,
                    record: RecordStep | None = None, privacy: str = "metadata-only",
                    telemetry: Telemetry | None = None) -> Callable[..., Command]:

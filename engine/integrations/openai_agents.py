@@ -121,7 +121,7 @@ class TurnGate:
 
         return tools_to_final_output
 
-    def judge(self, output: list, tools: list, handoffs: list, model_input: Any) -> None:
+    def judge(self, output: list[Any], tools: list[Any], handoffs: list, model_input: Any) -> None:
         """Judge a response's function calls against the tools the model was offered, and keep a
         refused turn's answers for the guardrail and the tool error formatter."""
         function_tools = [tool for tool in tools if isinstance(tool, FunctionTool)]
@@ -158,7 +158,7 @@ class GatedModel(Model):
         return response
 
     async def stream_response(self, system_instructions, input, model_settings, tools, output_schema,
-                              handoffs, tracing, **options) -> AsyncIterator:
+                              handoffs, tracing, **options) -> AsyncIterator[Any]:
         async for event in self.model.stream_response(system_instructions, input, model_settings, tools,
                                                       output_schema, handoffs, tracing, **options):
             # The whole turn arrives with the completed event; the SDK runs tools only after it.

@@ -47,15 +47,15 @@ class HostedKind:
     """A host's rule kind as a table's rule names it: `from_node` guarded, and each rule it
     makes wrapped in a `HostedRule`."""
 
-    def __init__(self, name: str, kind: type):
+    def __init__(self, name: str, kind: Any):
         self.name, self.kind = name, kind
         self.codes, self.facts = kind.codes, kind.facts
         # The rule's methods are read in the guard too: a host may make one when first asked
         # for (a `collect` property), as the engine's own kinds do.
         self.from_node = _guarded(name, "reading a schema", self._read)
 
-    def _read(self, node: dict, context: Any) -> HostedRule | None:
-        rule = self.kind.from_node(node, context)  # type: ignore[attr-defined]
+    def _read(self, node: dict[str, Any], context: Any) -> HostedRule | None:
+        rule = self.kind.from_node(node, context)
         return None if rule is None else HostedRule(self.name, rule)
 
 
@@ -86,6 +86,6 @@ class HostedRule:
         return _guarded(self.name, "reporting", _guarded(self.name, "reporting", self._root_collect)(word))
 
 
-def hosted(name: str, kind: type, shipped: frozenset) -> Any:
+def hosted(name: str, kind: Any, shipped: frozenset[Any]) -> Any:
     """The kind a table's rule uses: the engine's own as it is, a host's wrapped."""
     return kind if kind in shipped else HostedKind(name, kind)

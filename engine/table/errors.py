@@ -22,8 +22,8 @@ class Position:
     """Where an entry of a table file starts."""
 
     file: str
-    line: int
-    column: int
+    line: int | None  # lark's tokens may in principle lack one; a table's never do
+    column: int | None
 
     def error(self, reason: str) -> TableError:
         return TableError(self.file, self.line, self.column, reason)

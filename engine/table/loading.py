@@ -6,6 +6,8 @@ Any error names the file, line and column of the entry at fault and says what is
 
 from __future__ import annotations
 
+from typing import Any
+
 import errno
 import json
 import stat
@@ -38,7 +40,7 @@ def _shipped() -> tuple[tuple[str, Path], ...]:
     return ()
 
 
-_cache: dict[tuple, Table] = {}
+_cache: dict[tuple[Any, ...], Table] = {}
 _cache_lock = threading.Lock()
 
 
@@ -192,7 +194,7 @@ def _plain(item: object) -> object:
     return item.entry if isinstance(item, Placed) else item
 
 
-def _describe(key: tuple) -> str:
+def _describe(key: tuple[Any, ...]) -> str:
     category, name, *rest = key
     if category == "message" and rest and rest[0]:
         return f'message for "{name}" with {" ".join(rest[0])}'

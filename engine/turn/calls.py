@@ -5,10 +5,11 @@ told apart."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from attrs import field, frozen
 
+from ..values.converters import as_tuple
 from ..compile.casting import Cast
 from ..kinds.verdict import Mismatch
 from ..values.kinds import Unjudged, canonical_form
@@ -32,9 +33,9 @@ class CallAnswer:
     tool: str
     status: str  # "refused" or "not-run"
     tool_refusal: str  # "arguments" (its own mismatch) or "turn" (a sibling's)
-    codes: tuple[str, ...] = field(converter=tuple)
+    codes: tuple[str, ...] = field(converter=as_tuple)
     text: str
-    mismatches: tuple[Mismatch, ...] = field(converter=tuple, default=())
+    mismatches: tuple[Mismatch, ...] = field(converter=as_tuple, default=())
     truncated: bool = False
     offered: bool = True  # whether `tool` names a tool that was offered (else it is the model's text)
 
@@ -51,10 +52,10 @@ class TurnVerdict(NamedTuple):
     made per turn, in a third of the time of a frozen attrs instance."""
 
     ok: bool
-    given: tuple[Call | Mapping, ...]
+    given: tuple[Call | Mapping[str, Any], ...]
     answers: tuple[CallAnswer, ...] = ()
     casts: tuple[Cast, ...] = ()
-    arguments: tuple = ()
+    arguments: tuple[Any, ...] = ()
 
     @property
     def calls(self) -> tuple[Call, ...]:
@@ -68,14 +69,14 @@ class TurnVerdict(NamedTuple):
                      for call, sent in zip(calls, arguments))
 
 
-def tool_name(item: Mapping) -> object:
+def tool_name(item: Mapping[str, Any]) -> object:
     """The tool a call given as a mapping names: its "tool", or else (absent or null) its
     "name". Every reading of a call takes its tool from here."""
     tool = item.get("tool")
     return item.get("name") if tool is None else tool
 
 
-def as_call(item: Call | Mapping) -> Call:
+def as_call(item: Call | Mapping[str, Any]) -> Call:
     """A `Call`, or a mapping with "id", "tool" (or "name") and "arguments". A call that
     names no tool as text is kept as it is, and refused when the turn is checked."""
     if isinstance(item, Call):

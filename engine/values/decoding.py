@@ -19,7 +19,8 @@ def any_size_integer(digits: str) -> int:
         return int(digits)
     sign, digits = (-1, digits[1:]) if digits[0] == "-" else (1, digits)
     half = len(digits) // 2
-    return sign * (any_size_integer(digits[:half]) * 10 ** (len(digits) - half) + any_size_integer(digits[half:]))
+    scale: int = 10 ** (len(digits) - half)
+    return sign * (any_size_integer(digits[:half]) * scale + any_size_integer(digits[half:]))
 
 
 class _Unreadable(ValueError):
@@ -73,7 +74,7 @@ def _number(text: str) -> float | int:
 #: `json.loads` makes: on the short texts of a call's arguments, those cost about as much
 #: as the scan itself.
 _DECODER = json.JSONDecoder(parse_constant=_refused_constant, parse_float=_number)
-_scan_value = _DECODER.scan_once
+_scan_value = _DECODER.scan_once  # type: ignore[attr-defined]
 _LONG_DECODER = json.JSONDecoder(parse_constant=_refused_constant, parse_float=_number, parse_int=any_size_integer)
 #: A string, or one of the names Python's `json` reads where JSON has none.
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)

@@ -9,7 +9,7 @@ of findings, so a check's search is bounded too.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable
 
 #: Names longer than this are not compared: the model did not mistype them.
 LONGEST_COMPARED = 64
@@ -95,7 +95,7 @@ class Suggester:
         return pattern
 
 
-def _nearest_lengths(size: int, by_length: dict) -> tuple[int, ...]:
+def _nearest_lengths(size: int, by_length: dict[int, Any]) -> tuple[int, ...]:
     """The lengths of allowed names within the edits a name of `size` may differ by, nearest
     to `size` first (shorter first among equals)."""
     near = [length for length in by_length if abs(size - length) <= max(1, size // 3)]

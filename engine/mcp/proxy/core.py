@@ -73,6 +73,7 @@ class Core:
         raised compiling one (its calls are answered with it: never a silent pass)."""
         from ...kinds.hosted import RuleKindError
         from ...turn.gate import SHARED_CACHE, Toolset
+        errors: dict[str, Exception]
         table, failed, errors = self.table(), set(), {}
         for name, schema in schemas.items():
             try:
