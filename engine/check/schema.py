@@ -53,7 +53,7 @@ class CompiledSchema:
             return again_on_a_fresh_stack(error, self.cast, arguments)
         finally:
             VERDICTS.reset(verdicts)
-        return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))
+        return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))  # type: ignore[arg-type]
 
     def refusal(self, tool: str, verdict: Verdict) -> str:
         """The text a refused call of `tool` is answered with."""

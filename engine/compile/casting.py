@@ -19,6 +19,7 @@ from attrs import field, frozen
 
 from ..values.converters import as_tuple
 from ..values.decoding import integer_text
+from ..values.jsonvalue import JSON
 from ..values.kinds import kind_of, text_json, text_number
 from .drafts import Draft
 from .validators import type_verdict
@@ -178,7 +179,7 @@ class Cast:
     """A passing call's arguments with casts applied, and the paths that changed or that no
     exact cast fits (left as sent), in the order of the arguments."""
 
-    arguments: object
+    arguments: JSON
     changed: tuple[tuple[str | int, ...], ...] = field(converter=as_tuple, default=())
     not_cast: tuple[tuple[str | int, ...], ...] = field(converter=as_tuple, default=())
 

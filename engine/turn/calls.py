@@ -5,31 +5,40 @@ told apart."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from attrs import field, frozen
 
 from ..values.converters import as_tuple
 from ..compile.casting import Cast
 from ..kinds.verdict import Mismatch
+from ..values.jsonvalue import JSON
 from ..values.kinds import Unjudged, canonical_form
 
 
 @frozen
 class Call:
     """A tool call of the model: its id, the tool's name, and its arguments, decoded or as
-    the raw JSON text OpenAI-style APIs send (a `str` is always taken as raw text)."""
+    the raw JSON text OpenAI-style APIs send (a `str` is always taken as raw text). The id is
+    the JSON value the model sent (text in the OpenAI and Anthropic formats), never converted."""
 
-    id: object
+    id: JSON
     tool: str
-    arguments: object = field(factory=dict)
+    arguments: JSON = field(factory=dict)
+
+
+if TYPE_CHECKING:  # for annotations only: at run time such a call is a `Call`
+    class TextIdCall(Call):
+        """A call whose id is text, as the OpenAI and Anthropic formats read it."""
+
+        id: str
 
 
 @frozen
 class CallAnswer:
-    """The answer to one call of a refused turn."""
+    """The answer to one call of a refused turn; `call_id` is the call's id as it was sent."""
 
-    call_id: object
+    call_id: JSON
     tool: str
     status: str  # "refused" or "not-run"
     tool_refusal: str  # "arguments" (its own mismatch) or "turn" (a sibling's)

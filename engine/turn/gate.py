@@ -18,6 +18,7 @@ from ..kinds.verdict import Verdict, new_tuple
 from ..table.entries import Table
 from ..table.wording import TableWords
 from ..values.decoding import decode_json
+from ..values.jsonvalue import JSON
 from ..values.quoting import quote_any
 from ..values.shapes import described
 from ..values.stack import again_on_a_fresh_stack, on_a_fresh_stack
@@ -185,7 +186,7 @@ def _check_call(call: Call, toolset: Toolset) -> Call | Verdict | CallAnswer | N
     compiled = toolset.compiled.get(call.tool)
     if compiled is None:
         return _unknown_tool(call, toolset)
-    arguments = call.arguments
+    arguments: Any = call.arguments
     if type(arguments) is str:
         arguments = decode_arguments(call, toolset.words)
         if isinstance(arguments, CallAnswer):
@@ -196,7 +197,7 @@ def _check_call(call: Call, toolset: Toolset) -> Call | Verdict | CallAnswer | N
     return None if arguments is call.arguments else Call(call.id, call.tool, arguments)
 
 
-def decode_arguments(call: Call, words: TableWords) -> object:
+def decode_arguments(call: Call, words: TableWords) -> JSON | CallAnswer:
     """The arguments decoded from raw JSON text, or the call's refusal. Blank text is no
     arguments: some clients send "" for a tool that takes none."""
     text: str = call.arguments  # type: ignore[assignment]

@@ -9,6 +9,10 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .jsonvalue import JSON
 
 #: Python turns at most this many digits into an int at once (`sys.get_int_max_str_digits`).
 DIGITS_AT_ONCE = 4000
@@ -80,7 +84,7 @@ _LONG_DECODER = json.JSONDecoder(parse_constant=_refused_constant, parse_float=_
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
 
 
-def decode_json(text: str) -> object:
+def decode_json(text: str) -> JSON:
     """JSON text decoded, whatever the size of its integers (raises `json.JSONDecodeError`,
     also for `NaN` and `Infinity`, which are not JSON, and for a number too large for a float
     that is not an integer of at most `MOST_DIGITS_OF_A_LARGE_NUMBER` digits; `RecursionError`
@@ -91,7 +95,8 @@ def decode_json(text: str) -> object:
         raise error.decode_error(text) from None
 
 
-def _decoded(text: str) -> object:
+def _decoded(text: str) -> JSON:
+    value: JSON
     try:
         value, end = _scan_value(text, 0)
         if end == len(text):
@@ -101,11 +106,11 @@ def _decoded(text: str) -> object:
     except (StopIteration, ValueError):
         pass  # white space around the value, or no value: json.loads reads it, or says why not
     try:
-        return _DECODER.decode(text)
+        return _DECODER.decode(text)  # type: ignore[no-any-return]
     except (json.JSONDecodeError, _Unreadable):
         raise
     except ValueError:  # an integer of more digits than Python reads at once
-        return _LONG_DECODER.decode(text)
+        return _LONG_DECODER.decode(text)  # type: ignore[no-any-return]
 
 
 def integer_text(number: int) -> str:

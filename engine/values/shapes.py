@@ -74,7 +74,7 @@ def as_list(value: object, place: Place) -> list[Any] | tuple[Any, ...]:
     return value
 
 
-def member(data: Mapping[str, Any], name: str, place: Place) -> object:
+def member(data: Mapping[str, Any], name: str, place: Place) -> Any:
     """A member that must be there (null counts as there)."""
     if name not in data:
         raise place.error(f'has no "{name}"')

@@ -93,7 +93,7 @@ class CallGate:
             if not allowed_id(request):  # a notification to the SDKs: nothing answers it
                 return Ruling(None, True)
             answer = session.core.answer(verdict)
-            return Ruling(None, True, refusal_response(request, answer, session.tools.server_info))
+            return Ruling(None, True, refusal_response(request, answer, session.tools.server_info))  # type: ignore[arg-type]
         changed = verdict.casts[0].changed if verdict.casts else ()
         self._forwarded(request, call["name"], changed)
         if changed:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ...formats.mcp_calls import ToolResult
     from ...table.entries import Table
     from ...turn.calls import TurnVerdict
     from ...turn.gate import Toolset
@@ -101,7 +102,7 @@ class Core:
             self.telemetry.unjudged(tool, offered, call_id)
 
     @staticmethod
-    def answer(verdict: TurnVerdict) -> dict[str, Any]:
+    def answer(verdict: TurnVerdict) -> ToolResult:
         """The tool error result of a refused call, as the MCP format writes it."""
         from ...formats import mcp_calls
         return mcp_calls.answers(verdict)[0]
