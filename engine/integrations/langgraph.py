@@ -64,7 +64,7 @@ def judge_turn(messages: Sequence[AnyMessage], toolset: Toolset, record: RecordS
     if turn is None:
         return None, []
     answered = {message.tool_call_id for message in messages[turn + 1:] if isinstance(message, ToolMessage)}
-    calls = turn_calls(messages[turn])
+    calls = turn_calls(messages[turn])  # type: ignore[arg-type]  # an AIMessage: found so above
     if all(call.id in answered for call in calls):
         return None, []
     verdict = check_turn(calls, toolset, telemetry=telemetry)
@@ -82,7 +82,7 @@ def judge_turn(messages: Sequence[AnyMessage], toolset: Toolset, record: RecordS
 def turn_gate_node(tools: Sequence[Any], *, tools_node: str = "tools", model_node: str = "model",
                    end: str = END, messages_key: str = "messages", table: Table | str | None = None,
                    record: RecordStep | None = None, privacy: str = "metadata-only",
-                   telemetry: Telemetry | None = None) -> Callable[..., Command]:
+                   telemetry: Telemetry | None = None) -> Callable[[Any], Command[Any]]:
     """A node that routes the model's turn: to `tools_node` when every call fits, back to
     `model_node` with the answers when one does not, to `end` when the model called nothing
     (or every call of its turn has an answer already).
@@ -92,7 +92,7 @@ def turn_gate_node(tools: Sequence[Any], *, tools_node: str = "tools", model_nod
     toolset = Toolset(tool_schemas(tools), table)
     telemetry = None if telemetry is None else telemetry.for_gate("langgraph")
 
-    def turn_gate(state) -> Command:
+    def turn_gate(state: Any) -> Command[Any]:
         messages = state[messages_key] if isinstance(state, dict) else getattr(state, messages_key)
         verdict, answers = judge_turn(messages, toolset, record, privacy, telemetry)
         if verdict is None:
