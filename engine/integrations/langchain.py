@@ -17,7 +17,7 @@ hook) to see the turn first. A `TurnGate` handed to `create_agent` by hand refus
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Protocol, Sequence, TypeVar
 
 from turngate import Table, Telemetry, Toolset
 from turngate.extras import missing_extra
@@ -31,11 +31,14 @@ except ImportError as error:  # the extra is missing, or of a release it does no
 
 from .langgraph import RecordStep, judge_turn, tool_schemas
 
-if TYPE_CHECKING:
-    from langgraph.graph.state import CompiledStateGraph
+class _Drawn(Protocol):
+    """What the gate reads of an agent: its graph (LangGraph's compiled graph has one)."""
 
-    #: An agent as `create_agent` makes it (any state, context and output).
-    Agent = CompiledStateGraph[Any, Any, Any, Any]
+    def get_graph(self) -> Any: ...
+
+
+#: An agent as `create_agent` makes it, given back as it came.
+Agent = TypeVar("Agent", bound=_Drawn)
 
 __all__ = ["GateOrderError", "TurnGate", "gated_agent", "output_tool_names"]
 
@@ -93,7 +96,7 @@ class TurnGate(AgentMiddleware):
 def gated_agent(model: Any, tools: Sequence[Any] = (), *, middleware: Sequence[AgentMiddleware[Any, Any]] = (),
                 table: Table | str | None = None, record: RecordStep | None = None,
                 privacy: str = "metadata-only", telemetry: Telemetry | None = None,
-                **options: Any) -> CompiledStateGraph[Any, Any, Any, Any]:
+                **options: Any) -> Any:
     """`create_agent(model, tools, middleware=..., **options)` with a `TurnGate` listed last, so
     it sees each turn first. The gate judges the agent's tools, the middleware's, and the
     structured-output tools of `response_format`."""
