@@ -24,6 +24,18 @@ class CompiledTable:
     for a property of only a type and annotations: both immutable, so shared by every
     schema. `mismatch_list_class` is the list a check under this table collects in (see `check`)."""
 
+    words: TableWords
+    type_names: frozenset[str]
+    skip_keywords: frozenset[str]
+    skips: tuple[tuple[str, str | None], ...]
+    trigger_skips: tuple[tuple[str, frozenset[str]], ...]
+    depth: int
+    cap: int
+    union_breakers: frozenset[str]
+    plain_leaf_keys: frozenset[str] | None
+    rule_kinds: tuple[tuple[Any, bool], ...]
+    plain_ref_keys: None | frozenset[str]
+
     def __init__(self, table: Table):
         self.table = table
         self.words = TableWords(table)

@@ -9,7 +9,7 @@ references, and a cycle is judged, while checking, down to the depth limit only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import heapq
 import itertools
@@ -25,6 +25,9 @@ from .node import Node
 from .reading import declared_types, skip_reason
 from .refs import JUDGING_KEYWORDS, RefScope, pointers_by_node, root_scope
 
+if TYPE_CHECKING:
+    from itertools import count
+
 
 class Compilation:
     """One schema being compiled: its table and draft, where each schema node is compiled,
@@ -36,6 +39,15 @@ class Compilation:
     for it, so a link from deeper (a cycle, a reference back to the root) is guarded by the
     depth limit while checking, and compiling costs the schema's size, not that times the
     number of references or the depth of their cycles."""
+
+    root: object
+    table: CompiledTable
+    visits: list[Any] | None
+    for_casts: bool
+    asked: count[int]
+    compiled: int
+    leaf_keys: None | frozenset[str]
+    ref_keys: None | frozenset[str]
 
     def __init__(self, root: object, table: CompiledTable, visits: list[Any] | None = None, for_casts: bool = False):
         self.root, self.table, self.visits, self.for_casts = root, table, visits, for_casts

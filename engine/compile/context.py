@@ -13,6 +13,8 @@ from .node import Node
 from .reading import declared_types, skip_reason
 
 if TYPE_CHECKING:
+    from .compiled_table import CompiledTable
+    from .drafts import Draft
     from .compiling import Compiling
     from .refs import RefScope
 
@@ -25,7 +27,18 @@ class NodeContext:
 
     __slots__ = ("node", "compilation", "depth", "pointer", "scope", "draft", "table", "types", "admitted_kinds",
                  "judges_objects", "judges_lists")
-    all_kinds = frozenset(BASE_KINDS)
+    node: dict[str, Any]
+    compilation: Compiling
+    depth: int
+    pointer: str
+    scope: RefScope
+    draft: Draft
+    table: CompiledTable
+    types: tuple[str, ...] | None
+    admitted_kinds: frozenset[str] | None
+    judges_objects: bool
+    judges_lists: bool
+    all_kinds: frozenset[str] = frozenset(BASE_KINDS)
 
     def __init__(self, node: dict[str, Any], compilation: Compiling, depth: int, pointer: str, scope: RefScope):
         self.node, self.compilation, self.depth = node, compilation, depth

@@ -34,6 +34,11 @@ class Placed:
     once made (None while it waits, or is being compiled)."""
 
     __slots__ = ("schema", "scope", "depth", "pointer", "node", "started")
+    schema: object
+    scope: object
+    depth: int
+    pointer: str
+    started: bool
 
     def __init__(self, schema: object, scope: object, depth: int, pointer: str):
         self.schema, self.scope, self.depth, self.pointer = schema, scope, depth, pointer
@@ -54,6 +59,8 @@ class Link:
     collect: Callable[[object, tuple[Any, ...], Any], None]
     cast: Callable[[object, Any], object]
     _fits: Callable[[object], bool]
+    placed: Placed
+    depth: int
     passing_types = None
     type_rule = None
     casting = None

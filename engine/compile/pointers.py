@@ -26,6 +26,8 @@ class Resolved:
     """What a look-up found, as `referencing`'s `Resolved`: the contents and their resolver."""
 
     __slots__ = ("contents", "resolver")
+    contents: object
+    resolver: Any
 
     def __init__(self, contents: object, resolver: Any):
         self.contents, self.resolver = contents, resolver
@@ -36,6 +38,7 @@ class Walked:
     index and contents) that name a base URI."""
 
     __slots__ = ("segments", "contents", "naming")
+    contents: object
 
     def __init__(self, contents: object, pointer: str):
         self.segments: list[int | str] = []

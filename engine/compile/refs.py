@@ -39,6 +39,8 @@ class RefScope:
     """
 
     __slots__ = ("draft", "document", "_parent", "_subschema", "_resolvers", "_looked_up", "_by_base", "_bases")
+    draft: Draft
+    document: object
 
     def __init__(self, draft: Draft, document: object, parent: RefScope | None = None,
                  subschema: object = None, resolvers: object = _UNMADE, by_base: dict[tuple[Any, ...], RefScope] | None = None):

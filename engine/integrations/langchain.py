@@ -31,6 +31,7 @@ except ImportError as error:  # the extra is missing, or of a release it does no
 
 from .langgraph import RecordStep, judge_turn, tool_schemas
 
+
 class _Drawn(Protocol):
     """What the gate reads of an agent: its graph (LangGraph's compiled graph has one)."""
 
@@ -53,6 +54,12 @@ class TurnGate(AgentMiddleware):
     (LangChain answers their calls itself). `record` is given each step of a refused turn,
     kept at `privacy`; `table` is the rules table (turngate's default when None); with
     `telemetry`, each turn decided is reported to OpenTelemetry (gate "langchain")."""
+
+    toolset: Toolset
+    record: RecordStep | None
+    privacy: str
+    telemetry: None | Telemetry
+    order_checked: bool
 
     def __init__(self, tools: Sequence[Any], *, output_tools: Sequence[str] = (), table: Table | str | None = None,
                  record: RecordStep | None = None, privacy: str = "metadata-only",

@@ -77,6 +77,12 @@ class TurnGate:
     given each step of a refused turn, kept at `privacy`; `table` is the rules table; with
     `telemetry`, each turn decided is reported to OpenTelemetry (gate "openai-agents")."""
 
+    table: Table | str | None
+    record: RecordStep | None
+    privacy: str
+    telemetry: None | Telemetry
+    agent: Agent[Any]
+
     def __init__(self, agent: Agent, *, table: Table | str | None = None, record: RecordStep | None = None,
                  privacy: str = "metadata-only", telemetry: Telemetry | None = None):
         self.table, self.record, self.privacy = table, record, privacy
@@ -161,6 +167,9 @@ class TurnGate:
 class GatedModel(Model):
     """The host's model, its every response judged before the SDK acts on it."""
 
+    model: Model
+    gate: TurnGate
+
     def __init__(self, model: Model, gate: TurnGate):
         self.model, self.gate = model, gate
 
@@ -192,6 +201,9 @@ class GatedModel(Model):
 
 class GatedProvider(ModelProvider):
     """The host's model provider, each model it names gated."""
+
+    provider: ModelProvider
+    gate: TurnGate
 
     def __init__(self, provider: ModelProvider, gate: TurnGate):
         self.provider, self.gate = provider, gate

@@ -17,9 +17,9 @@ class ElementsRule:
     """Each element against the node of its position, the rest against `rest`. A list sent
     where only an object is declared is not looked into."""
 
-    codes: ClassVar = ()
-    facts: ClassVar = ()
-    tests_as_it_walks: ClassVar = True  # testing the whole first would test every element twice
+    codes: ClassVar[tuple[str, ...]] = ()
+    facts: ClassVar[tuple[str, ...]] = ()
+    tests_as_it_walks: ClassVar[bool] = True  # testing the whole first would test every element twice
     by_position: tuple[CompiledNode, ...]
     rest: CompiledNode | None
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)

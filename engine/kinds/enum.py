@@ -14,8 +14,8 @@ from .contracts import SchemaContext
 class EnumRule:
     """The value must loosely equal a member of a non-empty `enum`. Null is never refused."""
 
-    codes: ClassVar = ("enum",)
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ("enum",)
+    facts: ClassVar[tuple[str, ...]] = ()
     members: tuple[Any, ...]
     exact: frozenset[str] = field(eq=False, repr=False)  # the members that are text, as sent
     member_by_form: dict[object, Any] = field(eq=False, repr=False)  # loose form -> the first member of it

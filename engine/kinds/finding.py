@@ -45,6 +45,8 @@ class Walk:
     or look into a child node below or at this place."""
 
     __slots__ = ("path", "found")
+    path: tuple[Any, ...]
+    found: Found
 
     def __init__(self, path: tuple[Any, ...], found: Found):
         self.path, self.found = path, found

@@ -21,6 +21,9 @@ class RuleKindError(Exception):
     where; `kind` is the kind's name in the table, `stage` what it was doing, and
     `__cause__` the exception it raised."""
 
+    kind: str
+    stage: str
+
     def __init__(self, kind: str, stage: str, error: BaseException):
         try:
             text = str(error).strip().split("\n")[0]
@@ -47,6 +50,12 @@ class HostedKind:
     """A host's rule kind as a table's rule names it: `from_node` guarded, and each rule it
     makes wrapped in a `HostedRule`."""
 
+    name: str
+    kind: Any
+    codes: Any
+    facts: Any
+    from_node: Callable[..., Any]
+
     def __init__(self, name: str, kind: Any):
         self.name, self.kind = name, kind
         self.codes, self.facts = kind.codes, kind.facts
@@ -64,6 +73,11 @@ class HostedRule:
     rule lacks does what its absence would (casts nothing, reports as it walks)."""
 
     __slots__ = ("rule", "fits", "collect", "tests_as_it_walks", "_cast_value", "_cast", "_root_collect", "name")
+    rule: Any
+    fits: Callable[..., Any]
+    collect: Callable[..., Any]
+    tests_as_it_walks: Any | bool
+    name: str
 
     def __init__(self, name: str, rule: Any):
         self.rule, self.name = rule, name

@@ -20,8 +20,8 @@ class KindRule:
     """The value's kind must be admitted by at least one declared type: its own kind, or
     one a cast the table lists turns into it ("5" for an integer)."""
 
-    codes: ClassVar = ("kind",)
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ("kind",)
+    facts: ClassVar[tuple[str, ...]] = ()
     types: tuple[str, ...]
     admitted: frozenset[str] = field(converter=as_frozenset)
     natives: frozenset[str] = field(converter=as_frozenset)  # the kinds the types are made for

@@ -25,9 +25,9 @@ class MembersRule:
     its property (`passing`) costs a set look-up; any other, its property's test. The walk
     runs only for an object the test refused, and notes each argument that fails."""
 
-    codes: ClassVar = ("additional",)
-    facts: ClassVar = ()
-    tests_as_it_walks: ClassVar = True  # testing the whole first would test every argument twice
+    codes: ClassVar[tuple[str, ...]] = ("additional",)
+    facts: ClassVar[tuple[str, ...]] = ()
+    tests_as_it_walks: ClassVar[bool] = True  # testing the whole first would test every argument twice
     by_name: dict[str, Any] = field(eq=False)  # each declared name -> its node, None if it judges nothing
     names: tuple[str, ...]
     closed: bool

@@ -13,8 +13,8 @@ from .contracts import CompiledNode, SchemaContext
 class RefRule:
     """The value is judged by the node the reference leads to (see `compile.refs`)."""
 
-    codes: ClassVar = ()
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ()
+    facts: ClassVar[tuple[str, ...]] = ()
     target: CompiledNode
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
 

@@ -16,8 +16,8 @@ _NONE_WORDED: dict[Any, Any] = {}
 class RequiredRule:
     """Each name of `required` must be sent, and not as null where its schema refuses null."""
 
-    codes: ClassVar = ("missing", "null")
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ("missing", "null")
+    facts: ClassVar[tuple[str, ...]] = ()
     names: tuple[tuple[str, bool, tuple[str, ...]], ...]  # name, refuses null, declared types
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     _walk: Collect | None = field(init=False, default=None, eq=False, repr=False)

@@ -181,8 +181,8 @@ class UnionRule:
     """The value's kind must be admitted by a branch ("must be text or null"), and a value
     only one branch can hold is judged by that branch."""
 
-    codes: ClassVar = ("kind",)
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ("kind",)
+    facts: ClassVar[tuple[str, ...]] = ()
     unions: tuple[Union, ...]
 
     @classmethod

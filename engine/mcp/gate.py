@@ -46,6 +46,11 @@ class GatedSession:
     sent, before it is sent: the host's external call budget, which may raise to stop the
     turn. With `telemetry`, each turn decided is reported to OpenTelemetry (gate "mcp")."""
 
+    session: Any
+    table: Table | str | None
+    charge: Callable[[Call], object] | None
+    telemetry: None | Telemetry
+
     def __init__(self, session: Any, table: Table | str | None = None,
                  charge: Callable[[Call], object] | None = None, telemetry: Telemetry | None = None):
         self.session, self.table, self.charge = session, table, charge

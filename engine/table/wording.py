@@ -43,6 +43,10 @@ class TableWords:
     """A table's sentences: each code's `Wording`, the phrases of its types and kinds of
     value, and its answers. Made once per table; the phrases it has made are kept."""
 
+    table: Table
+    length: int
+    answers: dict[str, str]
+
     def __init__(self, table: Table):
         self.table, self.length = table, table.limit["message-length"]
         self.answers = table.answer
@@ -97,6 +101,8 @@ class Wording:
     needed, and the first message whose texts are all known is filled."""
 
     __slots__ = ("makers", "messages", "length", "_argument", "_decided")
+    makers: tuple[Callable[[dict[str, Any], tuple[Any, ...]], str | None], ...]
+    length: int
 
     def __init__(self, words: TableWords, code: str):
         self.length = words.length

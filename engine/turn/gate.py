@@ -27,6 +27,7 @@ from .calls import Call, CallAnswer, TurnVerdict, as_call, id_key, tool_name
 from .tools import offered_tools
 
 if TYPE_CHECKING:
+    from typing import Callable
     from .telemetry import Telemetry
 
 
@@ -37,6 +38,12 @@ class Toolset:
 
     With `casts`, a turn that may run hands its calls on with the exact casts applied (see
     `compile.casting`); off by default, since ADR 246 rejected changing what tools receive."""
+
+    table: Table
+    casts: bool
+    words: TableWords
+    names: tuple[str, ...]
+    fits: dict[str, Callable[[object], bool]]
 
     def __init__(self, tools: object, table: Table | str | None = None,
                  cache: SchemaCache | None = None, casts: bool = False):

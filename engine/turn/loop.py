@@ -56,6 +56,13 @@ class TurnOutcome:
 class Loop:
     """Turns of one run, gated against the tools offered, with the host's hooks."""
 
+    tools: dict[str, Tool]
+    toolset: Toolset
+    hooks: Hooks
+    privacy: str
+    casts: bool
+    turns: int
+
     def __init__(self, tools: Iterable[Tool], hooks: Hooks, table: Table | str | None = None,
                  privacy: str = "full", casts: bool = False):
         self.tools = {tool.name: tool for tool in tools}

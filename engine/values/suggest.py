@@ -39,6 +39,7 @@ class Suggester:
     """The allowed names by folded length, each read into its pattern when first compared."""
 
     __slots__ = ("_by_length", "_by_folded", "_patterns", "_lengths_for", "compared")
+    compared: int
 
     def __init__(self, allowed: tuple[str, ...]):
         self._by_length: dict[int, list[tuple[int, str, str, frozenset[str]]]] = {}

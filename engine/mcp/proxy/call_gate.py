@@ -63,6 +63,10 @@ class CallGate:
     client sent it, where the server is sent another (the call is judged, and reported to
     telemetry, under the client's)."""
 
+    session: Session
+    steps: StepLog | None
+    shown_id: Callable[[object], object]
+
     def __init__(self, session: Session, steps: StepLog | None = None,
                  shown_id: Callable[[object], object] = _as_given):
         self.session, self.steps, self.shown_id = session, steps, shown_id

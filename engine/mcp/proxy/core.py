@@ -45,6 +45,10 @@ class Core:
     """The table calls are judged by and the functions that judge them, loaded once, and
     the telemetry each decision is reported with (None: none)."""
 
+    table_option: Table | str | None
+    casts: bool
+    telemetry: None | Telemetry
+
     def __init__(self, table: Table | str | None, casts: bool, telemetry: Telemetry | None = None):
         self.table_option, self.casts = table, casts
         self.telemetry = None if telemetry is None else telemetry.for_gate("proxy")
