@@ -13,14 +13,14 @@ from ..values.shapes import Place, as_list, assistant_message, member, objects, 
 from .gating import gated
 
 if TYPE_CHECKING:
-    from anthropic.types import MessageParam, ToolResultBlockParam
+    from anthropic.types import ToolResultBlockParam, UserMessageParam
 
     from ..turn.calls import TextIdCall
     from .gating import Passed, Refused
 
 #: What `gate` returns: `Passed` (run `calls`) or `Refused` (send `reply`, the SDK's
-#: `MessageParam`: a user message of `tool_result` blocks); call ids are the text the model sent.
-AnthropicGated: TypeAlias = "Passed[TextIdCall, MessageParam] | Refused[TextIdCall, MessageParam]"
+#: `UserMessageParam`: a user message of `tool_result` blocks); call ids are the text the model sent.
+AnthropicGated: TypeAlias = "Passed[TextIdCall, UserMessageParam] | Refused[TextIdCall, UserMessageParam]"
 
 TITLE = "an Anthropic Messages turn"
 TURN_KEY = "message"
@@ -54,7 +54,7 @@ def answers(verdict: TurnVerdict) -> list[ToolResultBlockParam]:
              "is_error": True} for answer in verdict.answers]
 
 
-def reply(verdict: TurnVerdict) -> MessageParam:
+def reply(verdict: TurnVerdict) -> UserMessageParam:
     """The user message that answers a refused turn: every `tool_use` block of the
     assistant message is answered in the next user message, by its `tool_result` block."""
     return {"role": "user", "content": answers(verdict)}
