@@ -9,8 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from .contracts import CompiledNode
 
 class EngineSignal(Exception):
@@ -72,7 +70,6 @@ def collector(rule: Any) -> Collect:
 
     def collect_findings(value: object, path: tuple[Any, ...], found: Found) -> None:
         walk = Walk(path, found)
-        findings: Iterable[Finding] = rule.findings(value, walk)
-        for finding in findings:
+        for finding in rule.findings(value, walk):
             walk.report(finding)
     return collect_findings

@@ -64,8 +64,7 @@ class MembersRule:
 
     def _node_of(self, key: Any) -> CompiledNode | None | bool:
         """The node an argument is checked against; None for none; False when refused."""
-        found: CompiledNode | None | bool = self.by_name.get(key, False if self.closed else self.extra)
-        return found
+        return self.by_name.get(key, False if self.closed else self.extra)
 
     # ── Testing a value ─────────────────────────────────────────────────────────────────
 
