@@ -13,7 +13,7 @@ from cattrs.strategies import configure_union_passthrough
 
 from ..kinds.verdict import Mismatch, Verdict
 
-converter = cattrs.Converter()
+converter: cattrs.Converter = cattrs.Converter()
 # Paths hold object keys and list indexes; both are JSON as they are.
 configure_union_passthrough(str | int | None, converter)
 for _named in (Mismatch, Verdict):

@@ -35,6 +35,8 @@ class Subscription:
     """The state of the proxy's stream: none yet, opening, held (acknowledged with tool
     list changes honoured), or refused (the server does not offer one)."""
 
+    on_change: Callable[[], None]
+    on_lost: Callable[[int], None]
     epoch: int
     held: bool
     refused: bool
