@@ -76,8 +76,8 @@ PRELUDES = {"client.chat.": (_CHAT,), "client.responses.": (_RESPONSES,), "clien
 #: Blocks that are excerpts of examples, by the names that tell them: the example files.
 EXCERPTS = {"integrations": "examples/integrations", "TurnGate(": "examples/integrations",
             "telemetry": "examples/telemetry_otlp.py"}
-#: Examples whose framework has an environment of its own (.ci/matrix), or whose framework's
-#: own types do not declare what its documented events carry: checked there, or not at all.
+#: Examples not checked here: CrewAI's has an environment of its own (`.ci/typecheck crewai`
+#: checks it there); LlamaIndex's types do not declare the fields its documented events carry.
 NOT_HERE = {"crewai_crew.py": "CrewAI's environment", "llamaindex_agent.py": "LlamaIndex's events take any field"}
 
 
