@@ -77,8 +77,8 @@ PRELUDES = {"client.chat.": (_CHAT,), "client.responses.": (_RESPONSES,), "clien
 EXCERPTS = {"integrations": "examples/integrations", "TurnGate(": "examples/integrations",
             "telemetry": "examples/telemetry_otlp.py"}
 #: Examples not checked here: CrewAI's has an environment of its own (`.ci/typecheck crewai`
-#: checks it there); LlamaIndex's types do not declare the fields its documented events carry.
-NOT_HERE = {"crewai_crew.py": "CrewAI's environment", "llamaindex_agent.py": "LlamaIndex's events take any field"}
+#: checks it there).
+NOT_HERE = {"crewai_crew.py": "CrewAI's environment"}
 
 
 def preludes(text: str) -> str:
