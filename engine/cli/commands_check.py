@@ -3,10 +3,9 @@ corpus of calls, each with its schema)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import argparse
 from pathlib import Path
+from typing import Any
 
 from ..check.convert import to_data
 from ..check.schema import SchemaCache

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import argparse
 from pathlib import Path
+from typing import Any
 
 from ..check.schema import resolve_table
 from ..compile.coverage import Coverage, combined, coverage, tool_schemas

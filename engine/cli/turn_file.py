@@ -5,9 +5,8 @@ Exit codes as for `check`: 0 the turn may run, 1 it is refused, 2 unusable input
 
 from __future__ import annotations
 
-from typing import Any
-
 import argparse
+from typing import Any
 
 from ..formats import FORMATS, FormatError, read_turn
 from ..turn.calls import Call, CallAnswer, TurnVerdict

@@ -9,7 +9,6 @@ draft-04 to 2020-12 agrees: a keyword that one of them reads otherwise is not ju
 from __future__ import annotations
 
 from typing import Any
-
 from urllib.parse import urlsplit
 
 from attrs import frozen

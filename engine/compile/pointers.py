@@ -11,9 +11,8 @@ judged): only a schema made to be slow has one.
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Mapping, Sequence
+from typing import Any
 from urllib.parse import unquote
 
 from referencing import Specification

@@ -16,10 +16,9 @@ A turn file holds the tools offered and the model's turn, in the format's own sh
 
 from __future__ import annotations
 
-from typing import Any
-
 from types import ModuleType
 from collections.abc import Mapping
+from typing import Any
 
 from attrs import field, frozen
 

@@ -6,14 +6,13 @@ Any error names the file, line and column of the entry at fault and says what is
 
 from __future__ import annotations
 
-from typing import Any
-
 import errno
 import json
 import stat
 import threading
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..values.quoting import quote_text
 from .entries import Table

@@ -4,9 +4,8 @@ and column of the entry at fault and say what is wrong in a sentence."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 import unicodedata
 from collections.abc import Iterable
 from functools import cache

@@ -6,10 +6,9 @@ kind, and every rule lets it pass.
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
 import re
+from typing import Any
 
 from .decoding import decode_json
 from .stack import on_a_fresh_stack

@@ -5,9 +5,8 @@ An SDK's objects are read as the plain data they dump to.
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from attrs import frozen
 
