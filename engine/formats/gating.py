@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Literal
 
 from attrs import field, frozen
 
@@ -10,10 +10,18 @@ from ..values.converters import as_tuple
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset, check_turn
 
-#: The calls of a turn as its format reads them (`Call`, or `TextIdCall` where ids are text).
-C = TypeVar("C", bound=Call, covariant=True)
-#: The reply of a refused turn, in its format's shape.
-R = TypeVar("R", covariant=True)
+if TYPE_CHECKING:  # defaults, so that a bare `Gated` is `Gated[Call, object]` (PEP 696)
+    from typing_extensions import TypeVar
+
+    #: The calls of a turn as its format reads them (`Call`, or `TextIdCall` where ids are text).
+    C = TypeVar("C", bound=Call, covariant=True, default=Call)
+    #: The reply of a refused turn, in its format's shape.
+    R = TypeVar("R", covariant=True, default=object)
+else:
+    from typing import TypeVar
+
+    C = TypeVar("C", bound=Call, covariant=True)
+    R = TypeVar("R", covariant=True)
 
 
 @frozen
