@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see; at run time, `__geta
     from .turn.loop import Loop, Tool
     from .turn.steps import RunStep, dump_steps, load_steps, refused_steps
     from .turn.telemetry import Telemetry, TelemetryError
+    from .values.jsonvalue import JSON, JSONObject
 
 #: Each public name and the module it comes from; a name that is a module is its own.
 _SOURCES = {
@@ -50,6 +51,7 @@ _SOURCES = {
     "register_rule_kind": ".kinds.registry",
     "RuleKindError": ".kinds.hosted",
     "Telemetry": ".turn.telemetry", "TelemetryError": ".turn.telemetry",
+    "JSON": ".values.jsonvalue", "JSONObject": ".values.jsonvalue",
 }
 _MODULES = {"convert", "formats"}
 
@@ -88,6 +90,8 @@ __all__ = [
     "register_rule_kind",
     "RuleKindError",
     "shipped_tables",
+    "JSON",
+    "JSONObject",
 ]
 
 

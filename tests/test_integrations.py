@@ -89,7 +89,7 @@ def test_each_frameworks_extra_is_a_range_and_the_test_extra_installs_those_that
     for extra in (*SHARING, *ON_THEIR_OWN, "mcp"):
         assert extras[extra] and all(">=" in pin and ",<" in pin for pin in extras[extra]), extra
     (together,) = [pin for pin in extras["test"] if pin.startswith("turngate[")]
-    assert set(together.removeprefix("turngate[").removesuffix("]").split(",")) == {"test-runner", "mcp", "otel", *SHARING}
+    assert set(together.removeprefix("turngate[").removesuffix("]").split(",")) == {"test-runner", "mcp", "otel", "typecheck", *SHARING}
 
 
 def newest_tested(name: str, extra: str) -> str:

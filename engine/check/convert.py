@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import cattrs
 from cattrs.cols import (
     namedtuple_dict_structure_factory,
@@ -12,7 +14,7 @@ from cattrs.strategies import configure_union_passthrough
 from ..kinds.mismatch_facts import Stated
 from ..kinds.verdict import Mismatch, Verdict
 
-converter = cattrs.Converter()
+converter: cattrs.Converter = cattrs.Converter()
 # Paths hold object keys and list indexes; both are JSON as they are.
 configure_union_passthrough(str | int | None, converter)
 
@@ -35,9 +37,12 @@ converter.register_unstructure_hook(Verdict, namedtuple_dict_unstructure_factory
 converter.register_structure_hook(Verdict, namedtuple_dict_structure_factory(Verdict, converter))
 
 
-def to_data(obj: object) -> object:
+T = TypeVar("T")
+
+
+def to_data(obj: object) -> Any:
     return converter.unstructure(obj)
 
 
-def from_data(data: object, cls: type):
+def from_data(data: object, cls: type[T]) -> T:
     return converter.structure(data, cls)

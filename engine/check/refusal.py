@@ -14,7 +14,7 @@ messages written into its code.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Callable
+from typing import Any, Callable
 
 from ..compile.compiled_table import CompiledTable
 from ..compile.node import Node, steps_walker, walk_steps
@@ -27,16 +27,16 @@ class _CapReached(EngineSignal):
     """One finding more than the cap: the list is cut, so there is nothing more to learn."""
 
 
-class MismatchList(list):
+class MismatchList(list[Any]):
     """The mismatches of one check, in order, each worded as it is found (the walk is cut
     once the cap is reached, so one finding past it is noted but never worded). Each table
     has its own subclass (`mismatch_list_class`) holding its cap and its wording."""
 
     __slots__ = ()
     cap: int
-    wording: Callable[[str], Callable[[dict, tuple], str]]
+    wording: Callable[[str], Callable[[dict[str, Any], tuple[Any, ...]], str]]
 
-    def add(self, path: tuple, code: str, facts: dict) -> None:
+    def add(self, path: tuple[Any, ...], code: str, facts: dict[str, Any]) -> None:
         if len(self) >= self.cap:
             raise _CapReached
         self.append(new_tuple(Mismatch, (path, code, self.wording(code)(facts, path), facts)))
@@ -56,7 +56,7 @@ def mismatch_list_class(table: CompiledTable) -> type[MismatchList]:
     return table.mismatch_list_class
 
 
-def root_walk_steps(entries: tuple, table: CompiledTable) -> tuple:
+def root_walk_steps(entries: tuple[Any, ...], table: CompiledTable) -> tuple[Any, ...]:
     """The root's rules as its walk takes them (see `compile.node.walk_steps`): a rule that
     has a `root_collect` (a `collect` for the path `()` that hands out findings worded at
     compile time) collects with that instead."""
@@ -84,7 +84,7 @@ def root_check(root: Node, table: CompiledTable, unjudged: Mapping[str, int] = A
 Refused = Callable[[object, int], Verdict]
 
 
-def _check_one(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
+def _check_one(tests: tuple[Any, ...], refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
     (first,) = tests
 
     def check_one(value: object) -> Verdict:
@@ -95,7 +95,7 @@ def _check_one(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[obj
     return check_one
 
 
-def _check_two(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
+def _check_two(tests: tuple[Any, ...], refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
     first, second = tests
 
     def check_two(value: object) -> Verdict:
@@ -108,7 +108,7 @@ def _check_two(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[obj
     return check_two
 
 
-def _check_three(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
+def _check_three(tests: tuple[Any, ...], refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
     first, second, third = tests
 
     def check_three(value: object) -> Verdict:
@@ -123,7 +123,7 @@ def _check_three(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[o
     return check_three
 
 
-def _check_each(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
+def _check_each(tests: tuple[Any, ...], refused: Refused, passed: Verdict) -> Callable[[object], Verdict]:
     def check_each(value: object) -> Verdict:
         try:
             for index, test in enumerate(tests):
@@ -135,7 +135,7 @@ def _check_each(tests: tuple, refused: Refused, passed: Verdict) -> Callable[[ob
     return check_each
 
 
-def _checked(tests: tuple, refused: Refused, passed: Verdict, value: object) -> Verdict:
+def _checked(tests: tuple[Any, ...], refused: Refused, passed: Verdict, value: object) -> Verdict:
     """A check made again (on a fresh stack): what each `_check_*` does. (Made by name rather
     than by the check itself, so that no check keeps a reference to itself.)"""
     for index, test in enumerate(tests):
@@ -144,12 +144,12 @@ def _checked(tests: tuple, refused: Refused, passed: Verdict, value: object) -> 
     return passed
 
 
-def _refusal(steps: tuple, table: CompiledTable, passed: Verdict) -> Callable[[object, int], Verdict]:
+def _refusal(steps: tuple[Any, ...], table: CompiledTable, passed: Verdict) -> Callable[[object, int], Verdict]:
     """The verdict on a value whose root rule `start` failed: the mismatches of that rule
     and those after it, at most the table's cap, worded (`passed` if they find nothing). The
     walk from each rule is made when a value is first refused (most schemas never refuse one)."""
     found_type, unjudged = mismatch_list_class(table), passed.unjudged
-    from_rule: tuple | None = None
+    from_rule: tuple[Any, ...] | None = None
 
     def refused(value: object, start: int) -> Verdict:
         nonlocal from_rule

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Mapping
-from typing import Callable
+from typing import Any, Callable
 
 from attrs import field, frozen
 
@@ -55,12 +55,12 @@ class CompiledSchema:
         try:
             cast = self.cast_root.cast(arguments, caster)
         except CastTooCostly:  # judging its casts would cost more than a cast may: none is made
-            return Cast(arguments, (), ((),))
+            return Cast(arguments, (), ((),))  # type: ignore[arg-type]
         except RecursionError as error:  # called from deep in the host's stack (`values.stack`)
             return again_on_a_fresh_stack(error, self.cast, arguments)
         finally:
             JUDGING.reset(token)
-        return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))
+        return Cast(cast, dict.fromkeys(caster.changed), dict.fromkeys(caster.not_cast))  # type: ignore[arg-type]
 
     def refusal(self, tool: str, verdict: Verdict) -> str:
         """The text a refused call of `tool` is answered with."""
@@ -105,7 +105,7 @@ class SchemaCache:
 
     def __init__(self, size: int = 1024):
         self.size = size
-        self._entries: OrderedDict[tuple, CompiledSchema] = OrderedDict()
+        self._entries: OrderedDict[tuple[Any, ...], CompiledSchema] = OrderedDict()
         self._lock = threading.Lock()
 
     def compile(self, schema: object, table: Table | str | Path | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from ..check.convert import to_data
 from ..check.schema import SchemaCache
@@ -34,7 +35,7 @@ LIST_NOTE = ("the arguments are a list where an object is declared; ADR 246 lets
              "(a JSON object keyed 0, 1, 2 decodes to a PHP list), so nothing in it was checked.")
 
 
-def list_note(schema: dict, arguments: object, table: Table) -> str | None:
+def list_note(schema: dict[str, Any], arguments: object, table: Table) -> str | None:
     """The note for arguments that passed only because the table lets a list stand for an
     object at the root (ADR 246); None for any other passing call."""
     declared = schema.get("type")
@@ -72,7 +73,7 @@ def run_check(args: argparse.Namespace) -> int:
     return FITS if verdict.ok else REFUSED
 
 
-def _batch_line(line: str, number: int, cache: SchemaCache, table: Table) -> tuple[dict, int]:
+def _batch_line(line: str, number: int, cache: SchemaCache, table: Table) -> tuple[dict[str, Any], int]:
     call_id = None
     try:
         record = parse_json(line, f"line {number}")
@@ -94,7 +95,7 @@ def _batch_line(line: str, number: int, cache: SchemaCache, table: Table) -> tup
         FITS if verdict.ok else REFUSED
 
 
-def _decoded(record: dict, table: Table) -> object:
+def _decoded(record: dict[str, Any], table: Table) -> object:
     """The line's arguments: a JSON value as it is, and text as `check_turn` reads it, as the
     JSON text of the arguments (OpenAI's calls, and the logs that keep them, hold them so);
     the call's answer where that text is not JSON."""
@@ -106,7 +107,7 @@ def _decoded(record: dict, table: Table) -> object:
     return decode_arguments(call, compiled_table(table).words)
 
 
-def _undecodable(call_id: object, answer: CallAnswer) -> dict:
+def _undecodable(call_id: object, answer: CallAnswer) -> dict[str, Any]:
     """A line whose arguments are text that is not JSON: refused, the answer's sentence its one
     mismatch, at the root."""
     return {"id": call_id, "ok": False, "truncated": False,
@@ -125,7 +126,7 @@ def run_batch(args: argparse.Namespace) -> int:
     return worst
 
 
-def add_check_commands(commands) -> None:
+def add_check_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`check` and `batch`, added to the command line's subcommands."""
     check = commands.add_parser(
         "check", help="check one call's arguments against a schema",

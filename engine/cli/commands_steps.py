@@ -36,7 +36,7 @@ def run_stats(args: argparse.Namespace) -> int:
     return PARTIAL if broken else FITS
 
 
-def add_steps_commands(commands) -> None:
+def add_steps_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`timeline` and `stats`, added to the command line's subcommands."""
     line = commands.add_parser(
         "timeline", help="list a run's steps in order, with status and refusal code",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from ..check.schema import resolve_table
 from ..compile.coverage import Coverage, combined, coverage, tool_schemas
@@ -14,13 +15,14 @@ from .reports import aligned_rows
 DEFAULT_TABLES = ("adr246", "extended")
 
 
-def measure(documents: dict[str, object], table_names: list[str]) -> dict:
+def measure(documents: dict[str, object], table_names: list[str]) -> dict[str, Any]:
     """Per file and in all: tools, nodes, and per table judged nodes and skips by trigger."""
     tables = {name: resolve_table(name) for name in table_names}
-    files, totals = [], {name: [] for name in tables}
+    files: list[dict[str, Any]] = []
+    totals: dict[str, list[Any]] = {name: [] for name in tables}
     for file, document in documents.items():
         schemas = tool_schemas(document)
-        row: dict = {"file": file, "tools": len(schemas), "tables": {}}
+        row: dict[str, Any] = {"file": file, "tools": len(schemas), "tables": {}}
         for name, table in tables.items():
             part = combined([coverage(schema, table) for _, schema in schemas])
             totals[name].append(part)
@@ -33,11 +35,11 @@ def measure(documents: dict[str, object], table_names: list[str]) -> dict:
     return {"files": files, "total": total}
 
 
-def _figures(part: Coverage) -> dict:
+def _figures(part: Coverage) -> dict[str, Any]:
     return {"nodes": part.nodes, "judged": part.judged, "share": round(part.share, 4), "skipped": part.skipped}
 
 
-def coverage_lines(result: dict) -> list[str]:
+def coverage_lines(result: dict[str, Any]) -> list[str]:
     names = list(result["total"]["tables"])
     rows = [["schema file", "tools", "nodes", *(f"judged under {n}" for n in names)]]
     for row in [*result["files"], {"file": "all", **result["total"]}]:
@@ -50,7 +52,7 @@ def coverage_lines(result: dict) -> list[str]:
     return [*aligned_rows(rows), "", *aligned_rows(skips)]
 
 
-def _judged(figures: dict) -> str:
+def _judged(figures: dict[str, Any]) -> str:
     return f"{figures['judged']} ({figures['share'] * 100:.1f} %)"
 
 
@@ -67,7 +69,7 @@ def run_coverage(args: argparse.Namespace) -> int:
     return FITS
 
 
-def add_coverage_command(commands) -> None:
+def add_coverage_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`coverage`, added to the command line's subcommands."""
     cover = commands.add_parser(
         "coverage", help="the share of schema nodes each table judges, and why the rest not",

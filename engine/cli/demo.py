@@ -8,6 +8,8 @@ The recorded turns are `mcp/demo_turn.json` in the package; the server is
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import argparse
 import os
 import sys
@@ -47,7 +49,7 @@ def run_demo(args: argparse.Namespace) -> int:
     return FITS
 
 
-def add_demo_command(commands) -> None:
+def add_demo_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`demo`, added to the command line's subcommands."""
     demo = commands.add_parser(
         "demo", help="replay a recorded model turn against the example MCP server",
@@ -57,7 +59,7 @@ def add_demo_command(commands) -> None:
     demo.set_defaults(run=run_demo)
 
 
-def recorded_turns() -> list[dict]:
+def recorded_turns() -> list[dict[str, Any]]:
     path = DEMO_TURN_FILE
     recorded = read_json_file(str(path), "demo turn")
     turns = recorded.get("turns") if isinstance(recorded, dict) else None
@@ -66,14 +68,14 @@ def recorded_turns() -> list[dict]:
     return turns
 
 
-async def replay(turns: list[dict], say) -> None:
+async def replay(turns: list[dict[str, Any]], say: Callable[[str], None]) -> None:
     """Each recorded turn through the gate to the server, told with `say` line by line."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
     # The SDK passes a server only a safe part of the environment; a measured test run
     # (coverage's variables) measures the server too.
     measured = {name: value for name, value in os.environ.items() if name.startswith("COVERAGE_")}
     server = StdioServerParameters(command=sys.executable, args=["-m", "turngate.mcp.demo_server"], env=measured)
-    sent: list = []
+    sent: list[Any] = []
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         gated = GatedSession(session, charge=sent.append)

@@ -14,7 +14,7 @@ import contextlib
 import json
 import os
 import sys
-from typing import BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterator
 
 from ..values.decoding import NESTED_TOO_DEEPLY, decode_json
 from ..values.encoding import encode_json
@@ -137,7 +137,7 @@ def holds(value: object) -> str:
     return _HOLDS.get(kind_of(value) or "", "a value")
 
 
-def require_object(value: object, source: str) -> dict:
+def require_object(value: object, source: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(f"{source} holds {holds(value)}, not a JSON object, so it is not a schema.")
     return value

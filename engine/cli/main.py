@@ -88,7 +88,8 @@ def _run(argv: list[str] | None) -> int:
     except SystemExit as done:  # --help, --version, or a usage error (exit 2)
         return done.code if isinstance(done.code, int) else UNUSABLE
     try:
-        return args.run(args)
+        done_with: int = args.run(args)
+        return done_with
     except InputError as error:
         text = str(error)
         warn(text[:1].lower() + text[1:])

@@ -5,6 +5,7 @@ imported before the table is loaded, so that the rule kinds it registers
 from __future__ import annotations
 
 import argparse
+from typing import Any
 import contextlib
 import importlib
 import importlib.util
@@ -23,7 +24,7 @@ PLUGIN_HELP = ("a module to import before the table is loaded, so that the rule 
                "file (repeatable)")
 
 
-def add_table_options(command: argparse.ArgumentParser, table_help: str = TABLE_HELP, **table) -> None:
+def add_table_options(command: argparse.ArgumentParser, table_help: str = TABLE_HELP, **table: Any) -> None:
     command.add_argument("--table", metavar="NAME|FILE", help=table_help, **table)
     command.add_argument("--plugin", action="append", default=[], metavar="MODULE", help=PLUGIN_HELP)
 
@@ -76,12 +77,12 @@ def _import_file(path: str) -> None:
         raise InputError(f'the plugin file "{path}" {problem}.')
     name = file.stem if file.stem.isidentifier() else "turngate_plugin"
     spec = importlib.util.spec_from_file_location(name, file)
-    module = importlib.util.module_from_spec(spec)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[name] = module  # so that the module's classes can find their module
     folder = str(file.resolve().parent)
     sys.path.insert(0, folder)  # so that it can import its neighbours
     try:
-        spec.loader.exec_module(module)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
     except (Exception, SystemExit) as error:  # noqa: BLE001  (the host's code: anything may go wrong)
         del sys.modules[name]
         raise _failed(path, error) from None

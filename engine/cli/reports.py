@@ -3,7 +3,7 @@ the check saves rounds. Both read records of either privacy level."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..turn.steps import RunStep
 from ..values.decoding import integer_text
@@ -43,7 +43,7 @@ def timeline(steps: Iterable[RunStep]) -> list[str]:
     return aligned_rows(rows)
 
 
-def timeline_data(steps: Iterable[RunStep]) -> list[dict]:
+def timeline_data(steps: Iterable[RunStep]) -> list[dict[str, Any]]:
     """The timeline as data (for --json): one object per step, in the order of the run."""
     return [{"turn": s.turn, "index": s.index, "tool": s.tool, "status": s.status,
              "tool_refusal": s.tool_refusal, "codes": list(s.codes)} for s in in_order(steps)]
@@ -63,7 +63,7 @@ def _counts(steps: list[RunStep]) -> dict[str, object]:
     }
 
 
-def stats_by_tool(steps: Iterable[RunStep]) -> dict:
+def stats_by_tool(steps: Iterable[RunStep]) -> dict[str, Any]:
     """Counts per tool (sorted by name) and for all: failure rate is failed calls over all."""
     steps = list(steps)
     tools = sorted({s.tool for s in steps}, key=lambda tool: (tool is None, tool or ""))
@@ -72,7 +72,7 @@ def stats_by_tool(steps: Iterable[RunStep]) -> dict:
             "total": _counts(steps)}
 
 
-def stats_by_code(steps: Iterable[RunStep]) -> dict:
+def stats_by_code(steps: Iterable[RunStep]) -> dict[str, Any]:
     """Per mismatch code: how often it was reported, and in how many calls."""
     steps = list(steps)
     codes = sorted({code for s in steps for code in s.codes})
@@ -83,7 +83,7 @@ def stats_by_code(steps: Iterable[RunStep]) -> dict:
                       "calls": sum(bool(s.codes) for s in steps)}}
 
 
-def stats_table(stats: dict) -> list[str]:
+def stats_table(stats: dict[str, Any]) -> list[str]:
     key = stats["by"]
     columns = list(stats["total"])
     rows = [[key, *(HEADINGS.get(c, c) for c in columns)]]
@@ -94,4 +94,4 @@ def stats_table(stats: dict) -> list[str]:
 
 
 def _cell(column: str, value: object) -> str:
-    return f"{value * 100:.1f} %" if column == "failure_rate" else str(value)
+    return f"{value * 100:.1f} %" if column == "failure_rate" else str(value)  # type: ignore[operator]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..formats import FORMATS, FormatError, read_turn
 from ..turn.calls import Call, CallAnswer, TurnVerdict
@@ -47,7 +48,7 @@ def verdict_lines(verdict: TurnVerdict, format_name: str) -> list[str]:
     return lines
 
 
-def verdict_data(verdict: TurnVerdict, format_name: str) -> dict:
+def verdict_data(verdict: TurnVerdict, format_name: str) -> dict[str, Any]:
     """With --json: a turn that may run with its calls decoded, or a refused turn with the
     reply the host sends back, in the format's own shape."""
     if verdict.ok:
@@ -82,7 +83,7 @@ def run_check_turn(args: argparse.Namespace) -> int:
     return FITS if verdict.ok else REFUSED
 
 
-def add_turn_command(commands) -> None:
+def add_turn_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`check-turn`, added to the command line's subcommands."""
     turn = commands.add_parser(
         "check-turn", help="check a model's turn in OpenAI, Anthropic or MCP shapes",

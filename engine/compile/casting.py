@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Callable
+from typing import Any, Callable
 
 from attrs import field, frozen
 
+from ..values.converters import as_tuple
 from ..values.decoding import integer_text
+from ..values.jsonvalue import JSON
 from ..values.kinds import kind_of, text_json, text_number
 from .budget import Judging
 from .drafts import Draft
@@ -32,8 +34,8 @@ def _finite(value: object) -> bool:
 
 
 def _to_integer(value: object) -> object:
-    if _finite(value) and (isinstance(value, int) or value.is_integer()):  # type: ignore[union-attr]
-        return int(value)  # type: ignore[arg-type]
+    if _finite(value) and (isinstance(value, int) or value.is_integer()):  # type: ignore[attr-defined]
+        return int(value)  # type: ignore[call-overload]
     number = text_number(value) if kind_of(value) == "text" else None  # type: ignore[arg-type]
     return number if isinstance(number, int) else NOT_CAST
 
@@ -44,8 +46,8 @@ def _to_number(value: object) -> object:
 
 
 def _to_boolean(value: object) -> object:
-    if kind_of(value) == "text" and value.strip().casefold() in ("true", "false"):  # type: ignore[union-attr]
-        return value.strip().casefold() == "true"  # type: ignore[union-attr]
+    if kind_of(value) == "text" and value.strip().casefold() in ("true", "false"):  # type: ignore[attr-defined]
+        return value.strip().casefold() == "true"  # type: ignore[attr-defined]
     if kind_of(value) == "number" and value in (0, 1):
         return value == 1
     return NOT_CAST
@@ -57,7 +59,7 @@ def _to_text(value: object) -> object:
         return NOT_CAST
     if isinstance(value, float):
         return json.dumps(float(value))
-    return integer_text(int(value))  # type: ignore[arg-type]
+    return integer_text(int(value))  # type: ignore[call-overload]
 
 
 def _from_json_text(kind: type) -> Callable[[object], object]:
@@ -113,7 +115,7 @@ class Casting:
     draft: Draft
 
 
-def cast_node(node, value: object, caster: Caster) -> object:
+def cast_node(node: Any, value: object, caster: Caster) -> object:
     """A value cast as a node allows. A value the node's judge finds valid as sent is handed
     back as it is; one it finds invalid is cast itself (to a declared type, to an enum
     member's own spelling) only where the node's judge finds the cast value valid; below a
@@ -152,7 +154,7 @@ def cast_node(node, value: object, caster: Caster) -> object:
     return _cast_below(node, value, caster) if casting.below else value
 
 
-def _cast_itself(node, value: object, draft: Draft) -> object:
+def _cast_itself(node: Any, value: object, draft: Draft) -> object:
     cast = value
     if node.types and type_verdict(node.types, value, draft) is False:
         cast = cast_to_types(node.types, value, node.admitted)
@@ -165,7 +167,7 @@ def _cast_itself(node, value: object, draft: Draft) -> object:
     return cast
 
 
-def _cast_below(node, value: object, caster: Caster) -> object:
+def _cast_below(node: Any, value: object, caster: Caster) -> object:
     for rule, _ in node.entries:
         below = getattr(rule, "cast", None)
         if below is not None:
@@ -178,9 +180,9 @@ class Cast:
     """A passing call's arguments with casts applied, and the paths that changed or that no
     exact cast fits (left as sent), in the order of the arguments."""
 
-    arguments: object
-    changed: tuple[tuple[str | int, ...], ...] = field(converter=tuple, default=())
-    not_cast: tuple[tuple[str | int, ...], ...] = field(converter=tuple, default=())
+    arguments: JSON
+    changed: tuple[tuple[str | int, ...], ...] = field(converter=as_tuple, default=())
+    not_cast: tuple[tuple[str | int, ...], ...] = field(converter=as_tuple, default=())
 
 
 class Caster:
@@ -190,9 +192,9 @@ class Caster:
     __slots__ = ("path", "changed", "not_cast", "judging")
 
     def __init__(self, judging: Judging | None = None) -> None:
-        self.path: list = []
-        self.changed: list[tuple] = []
-        self.not_cast: list[tuple] = []
+        self.path: list[Any] = []
+        self.changed: list[tuple[Any, ...]] = []
+        self.not_cast: list[tuple[Any, ...]] = []
         self.judging = judging
 
     def note(self, changed: bool) -> None:
@@ -216,7 +218,7 @@ class Caster:
         self.changed.extend(probe.changed)
         self.not_cast.extend(probe.not_cast)
 
-    def below(self, key: str | int, node, value: object) -> object:
+    def below(self, key: str | int, node: Any, value: object) -> object:
         self.path.append(key)
         try:
             return node.cast(value, self)

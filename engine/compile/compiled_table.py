@@ -14,7 +14,7 @@ from ..kinds.verdict import Mismatch, new_tuple
 from ..table.entries import Table, TypeEntry
 from ..table.wording import TableWords, host_facts
 from ..values.kinds import base_kind
-from .reading import ANNOTATIONS, TRIGGER_KEYWORDS, UNION_BREAKERS
+from .keywords import ANNOTATIONS, TRIGGER_KEYWORDS, UNION_BREAKERS
 
 
 class CompiledTable:
@@ -23,6 +23,18 @@ class CompiledTable:
     `kind_rules` holds one kind rule per declared types, `plain_leaves` one node per types
     for a property of only a type and annotations: both immutable, so shared by every
     schema. `mismatch_list_class` is the list a check under this table collects in (see `check`)."""
+
+    words: TableWords
+    type_names: frozenset[str]
+    skip_keywords: frozenset[str]
+    skips: tuple[tuple[str, str | None], ...]
+    trigger_skips: tuple[tuple[str, frozenset[str]], ...]
+    depth: int
+    cap: int
+    union_breakers: frozenset[str]
+    plain_leaf_keys: frozenset[str] | None
+    rule_kinds: tuple[tuple[Any, bool], ...]
+    plain_ref_keys: None | frozenset[str]
 
     def __init__(self, table: Table):
         self.table = table
@@ -48,17 +60,17 @@ class CompiledTable:
         self.plain_ref_keys = None if self.plain_leaf_keys is None or "$ref" in self.skip_keywords \
             or not any(kind is RefRule for kind, _ in self.rule_kinds) else ANNOTATIONS - self.skip_keywords | {"$ref"}
         self.kind_rules: dict[tuple[str, ...], Any] = {}
-        self.plain_leaves: dict[tuple, Any] = {}
+        self.plain_leaves: dict[tuple[Any, ...], Any] = {}
         self.mismatch_list_class: type | None = None
-        self._type_facts: dict[tuple[str, ...] | None, tuple] = {}
+        self._type_facts: dict[tuple[str, ...] | None, tuple[Any, ...]] = {}
         self._natives: dict[tuple[str, ...], frozenset[str]] = {}
         #: The facts of findings worded at compile time, by code and types (see `word`).
-        self._decided_facts: dict[tuple[str, object], dict] = {}
+        self._decided_facts: dict[tuple[str, object], dict[str, Any]] = {}
         # A code a host's rule kind declares facts for is worded at every check: the host's
         # words might read more than the engine knows to be fixed.
         self._hosted_codes = frozenset(entry.code for entry in table.messages if host_facts(entry.code))
 
-    def type_facts(self, types: tuple[str, ...] | None) -> tuple:
+    def type_facts(self, types: tuple[str, ...] | None) -> tuple[Any, ...]:
         """For a node's declared types: the same types (one tuple per table and types, so
         that compiled nodes share it), the kinds they admit (None: every kind, or a type
         the table does not know), and whether an object, and a list, can be judged there."""
@@ -74,7 +86,7 @@ class CompiledTable:
             found = self._natives[types] = frozenset(base_kind(self.type_by_name[name].native) for name in types)
         return found
 
-    def word(self, path: tuple, code: str, facts: dict) -> Mismatch | None:
+    def word(self, path: tuple[Any, ...], code: str, facts: dict[str, Any]) -> Mismatch | None:
         """A finding worded when the schema is compiled (see `kinds`' `root_collect`); None
         for a code whose words a host's facts may change."""
         if code in self._hosted_codes:
@@ -84,17 +96,17 @@ class CompiledTable:
         return new_tuple(Mismatch, (path, code, self.words.wording(code).decided(facts, path), facts))
 
 
-class _AnyKeyword(frozenset):
+class _AnyKeyword(frozenset[str]):
     """Shares a keyword with every node: a trigger that names no keywords is always asked."""
 
-    def isdisjoint(self, other: object) -> bool:  # type: ignore[override]
+    def isdisjoint(self, other: object) -> bool:
         return False
 
 
 _ANY_KEYWORD = _AnyKeyword()
 
 
-def _type_facts(types: tuple[str, ...] | None, type_by_name: dict[str, TypeEntry]) -> tuple:
+def _type_facts(types: tuple[str, ...] | None, type_by_name: dict[str, TypeEntry]) -> tuple[Any, ...]:
     known = [type_by_name.get(name) for name in types or ()]
     admitted = None if not types or None in known else frozenset(
         kind for entry in known for kind in entry.admits)  # type: ignore[union-attr]

@@ -9,6 +9,8 @@ references, and a cycle is judged, while checking, down to the depth limit only.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import heapq
 import itertools
 
@@ -24,6 +26,9 @@ from .node import Node
 from .reading import declared_types, skip_reason
 from .refs import JUDGING_KEYWORDS, RefScope, pointers_by_node, root_scope
 
+if TYPE_CHECKING:
+    from itertools import count
+
 
 class Compilation:
     """One schema being compiled: its table and draft, where each schema node is compiled,
@@ -36,21 +41,30 @@ class Compilation:
     depth limit while checking, and compiling costs the schema's size, not that times the
     number of references or the depth of their cycles."""
 
-    def __init__(self, root: object, table: CompiledTable, visits: list | None = None, for_casts: bool = False):
+    root: object
+    table: CompiledTable
+    visits: list[Any] | None
+    for_casts: bool
+    asked: count[int]
+    compiled: int
+    leaf_keys: None | frozenset[str]
+    ref_keys: None | frozenset[str]
+
+    def __init__(self, root: object, table: CompiledTable, visits: list[Any] | None = None, for_casts: bool = False):
         self.root, self.table, self.visits, self.for_casts = root, table, visits, for_casts
         self.draft: Draft = draft_of(root)
         self.placed: dict[tuple[int, int], Placed] = {}
         self.waiting: list[tuple[int, int, Placed]] = []  # targets by depth, then by order asked
         self.asked = itertools.count()
         self.links: dict[tuple[int, int], Link] = {}  # by target and depth reached from
-        self.seen: dict[tuple, tuple[Node, RefScope]] = {}
-        self.chains: dict[tuple, tuple | None] = {}
+        self.seen: dict[tuple[Any, ...], tuple[Node, RefScope]] = {}
+        self.chains: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
         self.compiled = 0  # nodes compiled and reference links followed: the work done
         self.pointers: dict[int, str] | None = None
         self.leaf_keys = None if visits is not None else table.plain_leaf_keys
         self.ref_keys = None if visits is not None else table.plain_ref_keys
 
-    def compile(self, scope: RefScope) -> Node:
+    def compile(self, scope: RefScope) -> Node | Link:
         """The root's node, once every target a reference leads to is compiled too."""
         root = self.node(self.root, 0, "#", scope)
         while self.waiting:
@@ -111,16 +125,16 @@ class Compilation:
             rule = kind.from_node(schema, context)
             if rule is not None:
                 entries.append((rule, stops))
-        casting = self._casting(schema, depth, entries) if self.for_casts else None
+        casting = self._casting(schema, depth, entries) if self.for_casts else None  # type: ignore[arg-type]
         return Node(entries, None, context.types or None, context.admitted_kinds or frozenset(), casting)
 
-    def _casting(self, schema: dict, depth: int, entries: list) -> Casting:
+    def _casting(self, schema: dict[str, Any], depth: int, entries: list[Any]) -> Casting:
         below = casts_below(schema, self.draft)
         by_branches = below and any(type(rule) is UnionRule for rule, _ in entries)  # a union alone
         return Casting(judged_by_branches if by_branches else exact_judge(schema, self.draft, depth), below,
                        self.draft)
 
-    def judged_plain_leaf(self, schema: dict, depth: int) -> bool:
+    def judged_plain_leaf(self, schema: dict[str, Any], depth: int) -> bool:
         """Whether a schema is only a type the table declares (or none) and annotations,
         within the depth limit: no skip of the table applies to it."""
         if self.leaf_keys is None or not self.leaf_keys.issuperset(schema) or depth > self.table.depth:
@@ -128,7 +142,7 @@ class Compilation:
         types = declared_types(schema)
         return types is None or (types != () and self.table.type_names.issuperset(types))
 
-    def plain_leaf(self, schema: dict, depth: int, pointer: str, scope: RefScope) -> Node:
+    def plain_leaf(self, schema: dict[str, Any], depth: int, pointer: str, scope: RefScope) -> Node:
         """A schema of only a type and annotations (most properties are) compiles to a
         node that depends on its declared types alone: one per table and types serves every
         schema. Only types the table declares are shared, so what is kept stays bounded."""
@@ -136,15 +150,16 @@ class Compilation:
         shared, key = self.table.plain_leaves, (declared_types(schema), self.for_casts and self.draft.name)
         if key not in shared:
             shared[key] = self._node(schema, depth, pointer, scope)
-        return shared[key]
+        leaf: Node = shared[key]
+        return leaf
 
     def followed(self, node: object, scope: RefScope) -> tuple[object, RefScope] | None:
         """The node a chain of `$ref`s from `node` ends at, with its scope (see `refs`); None
         where a reference cannot be followed. Each link is followed once per scope, so a long
         chain costs its length, whichever of its links it is entered at."""
-        walked: list[tuple] = []
+        walked: list[tuple[Any, ...]] = []
         seen: set[int] = set()
-        found: tuple | None = (node, scope)
+        found: tuple[Any, ...] | None = (node, scope)
         while type(node) is dict and "$ref" in node:
             key = (id(node), id(scope))
             if key in self.chains:
@@ -191,12 +206,13 @@ class Compilation:
         return self.pointers.get(id(schema), "#")
 
 
-def compile_node(schema: object, table: Table, visits: list | None = None, for_casts: bool = False) -> Node:
+def compile_node(schema: object, table: Table, visits: list[Any] | None = None, for_casts: bool = False) -> Node:
     """The compiled root node of a schema under a table; `visits`, when given, receives
     each schema node visited (its pointer) with why it was skipped, or None. A tree
     compiled `for_casts` keeps the typed nodes that judge nothing, since they still cast."""
     compilation = Compilation(schema, compiled_table(table), visits, for_casts)
+    # A root is never a link: a root of a `$ref` and annotations alone leads nowhere else.
     if not for_casts:
-        return compilation.compile(root_scope(schema, compilation.draft))
+        return compilation.compile(root_scope(schema, compilation.draft))  # type: ignore[return-value]
     with judges_made_once():
-        return compilation.compile(root_scope(schema, compilation.draft))
+        return compilation.compile(root_scope(schema, compilation.draft))  # type: ignore[return-value]

@@ -4,7 +4,7 @@ nodes (or links to them), what its union branches and `$ref` lead to."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from ..values.kinds import BASE_KINDS
 from ..values.quoting import pointer_step
@@ -13,7 +13,9 @@ from .node import Node
 from .reading import declared_types, skip_reason
 
 if TYPE_CHECKING:
-    from .compiler import Compilation
+    from .compiled_table import CompiledTable
+    from .drafts import Draft
+    from .compiling import Compiling
     from .refs import RefScope
 
 
@@ -25,9 +27,20 @@ class NodeContext:
 
     __slots__ = ("node", "compilation", "depth", "pointer", "scope", "draft", "table", "types", "admitted_kinds",
                  "judges_objects", "judges_lists")
-    all_kinds = frozenset(BASE_KINDS)
+    node: dict[str, Any]
+    compilation: Compiling
+    depth: int
+    pointer: str
+    scope: RefScope
+    draft: Draft
+    table: CompiledTable
+    types: tuple[str, ...] | None
+    admitted_kinds: frozenset[str] | None
+    judges_objects: bool
+    judges_lists: bool
+    all_kinds: frozenset[str] = frozenset(BASE_KINDS)
 
-    def __init__(self, node: dict, compilation: Compilation, depth: int, pointer: str, scope: RefScope):
+    def __init__(self, node: dict[str, Any], compilation: Compiling, depth: int, pointer: str, scope: RefScope):
         self.node, self.compilation, self.depth = node, compilation, depth
         self.pointer, self.scope, self.draft = pointer, scope, compilation.draft
         self.table = table = compilation.table
@@ -38,7 +51,7 @@ class NodeContext:
         when casting, if it also declares no type to cast to."""
         return node.inert if self.compilation.for_casts else node.judges_nothing
 
-    def child(self, schema: object, *keys: object) -> Node:
+    def child(self, schema: object, *keys: object) -> Node | Link:
         """The compiled node of a subschema one level down (`keys` lead to it)."""
         compilation, depth = self.compilation, self.depth + 1
         if type(schema) is dict and compilation.judged_plain_leaf(schema, depth):
@@ -105,7 +118,7 @@ class NodeContext:
         refuses = bool(types) and "null" not in natives and schema.get("nullable") is not True
         return refuses, types
 
-    def _judged_target(self, schema: object) -> dict | None:
+    def _judged_target(self, schema: object) -> dict[str, Any] | None:
         """A property schema, or what its `$ref` leads to, if the table judges it."""
         compilation, depth, scope = self.compilation, self.depth + 1, self.scope.within(schema)
         if not isinstance(schema, dict) or skip_reason(schema, compilation, depth, scope):

@@ -8,6 +8,7 @@ draft-04 to 2020-12 agrees: a keyword that one of them reads otherwise is not ju
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from attrs import frozen
@@ -109,7 +110,7 @@ def draft_of(schema: object) -> Draft:
     return ANY_DRAFT
 
 
-def switches_draft(node: dict, draft: Draft) -> bool:
+def switches_draft(node: dict[str, Any], draft: Draft) -> bool:
     """Whether a subschema's own `$schema` would have it read as another draft: python-jsonschema
     switches there, so the engine judges nothing of such a node."""
     if "$schema" not in node:

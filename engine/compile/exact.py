@@ -60,7 +60,7 @@ _BLIND_TO_MEMBERS = frozenset({
 })
 
 
-def casts_below(schema: dict, draft: Draft) -> bool:
+def casts_below(schema: dict[str, Any], draft: Draft) -> bool:
     """Whether a cast below this node (in its members or elements, its `$ref`'s target, its
     one union's branch) can only mend what fails there, and not break the node itself."""
     judged = [keyword for keyword in schema if draft.defines(keyword)]
@@ -74,7 +74,7 @@ def casts_below(schema: dict, draft: Draft) -> bool:
 #: The judges made so far while one schema is compiled (see `judges_made_once`), by schema
 #: node and depth: a schema node compiled more than once (a Python object that contains
 #: itself, at each depth) shares one judge, and so one validator made when first asked.
-_MADE: ContextVar[dict | None] = ContextVar("judges_made", default=None)
+_MADE: ContextVar[dict[tuple[int, bool], Judge] | None] = ContextVar("judges_made", default=None)
 
 
 @contextmanager
@@ -108,12 +108,12 @@ def _exact_judge(schema: object, draft: Draft, depth: int) -> Judge:
     judged = [keyword for keyword in schema if draft.defines(keyword) and keyword != "format"]
     if not judged:
         return _valid  # annotations only (`format` is one, as python-jsonschema reads it by default)
-    names = schema.get("type")
-    names = (names,) if type(names) is str else names
-    typed = type(names) in (tuple, list) and names and all(type(n) is str for n in names)
-    if judged == ["type"] and typed:
-        return _type_judge(tuple(names), draft)  # what python-jsonschema's `type` asks of its type checker
-    return _Judge(schema, draft, _refused_by(tuple(names)) if typed else frozenset())
+    declared: Any = schema.get("type")
+    names: tuple[str, ...] = (declared,) if type(declared) is str else tuple(declared) \
+        if type(declared) in (tuple, list) and all(type(n) is str for n in declared) else ()
+    if judged == ["type"] and names:
+        return _type_judge(names, draft)  # what python-jsonschema's `type` asks of its type checker
+    return _Judge(schema, draft, _refused_by(names) if names else frozenset())
 
 
 def _refused_by(names: tuple[str, ...]) -> frozenset[type]:
@@ -161,7 +161,7 @@ class _Judge:
 
     __slots__ = ("schema", "draft", "validator", "refused")
 
-    def __init__(self, schema: dict, draft: Draft, refused: frozenset[type]):
+    def __init__(self, schema: dict[str, Any], draft: Draft, refused: frozenset[type]) -> None:
         self.schema, self.draft, self.validator, self.refused = schema, draft, _UNMADE, refused
 
     def __call__(self, value: object) -> bool | None:
@@ -203,4 +203,4 @@ def _is_json(value: object) -> bool:
     """A value JSON text can hold (exact types, finite numbers): the judges know no other."""
     if type(value) not in _JSON_TYPES:
         return False
-    return not (type(value) is float and not math.isfinite(value))  # type: ignore[arg-type]
+    return not (type(value) is float and not math.isfinite(value))

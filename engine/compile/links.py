@@ -14,7 +14,10 @@ target's own depth, or from a shallower one, costs nothing more than the node it
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from .node import Node
 
 
 class _Offset(threading.local):
@@ -31,10 +34,15 @@ class Placed:
     once made (None while it waits, or is being compiled)."""
 
     __slots__ = ("schema", "scope", "depth", "pointer", "node", "started")
+    schema: object
+    scope: object
+    depth: int
+    pointer: str
+    started: bool
 
     def __init__(self, schema: object, scope: object, depth: int, pointer: str):
         self.schema, self.scope, self.depth, self.pointer = schema, scope, depth, pointer
-        self.node: Any = None
+        self.node: Node | None = None
         self.started = False
 
 
@@ -47,6 +55,12 @@ class Link:
     composes its children's tests when it is made; `bind` is called once all are compiled."""
 
     __slots__ = ("placed", "depth", "fits", "collect", "cast", "_fits")
+    fits: Callable[[object], bool]
+    collect: Callable[[object, tuple[Any, ...], Any], None]
+    cast: Callable[[object, Any], object]
+    _fits: Callable[[object], bool]
+    placed: Placed
+    depth: int
     passing_types = None
     type_rule = None
     casting = None
@@ -67,7 +81,7 @@ class Link:
         return self.placed.node is not None and self.placed.node.inert
 
     def bind(self, limit: int) -> None:
-        node = self.placed.node
+        node: Node = self.placed.node  # type: ignore[assignment]  # bound once every node is compiled
         shift, room = self.depth - self.placed.depth, limit - self.placed.depth
         fits = node.fits if shift <= 0 else _guarded_fits(node.fits, shift, room)
         if not hasattr(self, "fits"):
@@ -90,8 +104,8 @@ def _guarded_fits(fits: Callable[[object], bool], shift: int, room: int) -> Call
     return guarded
 
 
-def _guarded_collect(collect: Callable, shift: int, room: int) -> Callable[[object, tuple, Any], None]:
-    def guarded(value: object, path: tuple, found: Any) -> None:
+def _guarded_collect(collect: Callable[..., Any], shift: int, room: int) -> Callable[[object, tuple[Any, ...], Any], None]:
+    def guarded(value: object, path: tuple[Any, ...], found: Any) -> None:
         levels = _OFFSET.levels + shift
         if levels > room:
             return
@@ -103,7 +117,7 @@ def _guarded_collect(collect: Callable, shift: int, room: int) -> Callable[[obje
     return guarded
 
 
-def _guarded_cast(cast: Callable, shift: int, room: int) -> Callable[[object, Any], object]:
+def _guarded_cast(cast: Callable[..., Any], shift: int, room: int) -> Callable[[object, Any], object]:
     def guarded(value: object, caster: Any) -> object:
         levels = _OFFSET.levels + shift
         if levels > room:

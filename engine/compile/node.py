@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from attrs import field, frozen
 
+from ..values.converters import as_tuple
 from ..kinds.finding import Collect, collector
 from ..kinds.kind import KindRule
 from .casting import Casting, cast_node
@@ -27,7 +28,7 @@ class Node:
     reports ends the node; its declared types and what they admit (for casts); and, for a
     node that is not judged, why (coverage reports it)."""
 
-    entries: tuple[tuple[Any, bool], ...] = field(converter=tuple, default=())
+    entries: tuple[tuple[Any, bool], ...] = field(converter=as_tuple, default=())
     skipped: str | None = None
     types: tuple[str, ...] | None = None
     admitted: frozenset[str] = frozenset()
@@ -60,7 +61,7 @@ class Node:
         return None
 
     @property
-    def passing_types(self) -> frozenset | None:
+    def passing_types(self) -> frozenset[type] | None:
         """The exact types whose values this node passes by their type alone."""
         rule = self.type_rule
         return None if rule is None else rule.passing_types
@@ -74,7 +75,7 @@ class Node:
         """Nothing to check and nothing to cast."""
         return not self.entries and not self.types
 
-    def cast(self, value: object, caster) -> object:
+    def cast(self, value: object, caster: Any) -> object:
         """The value with the exact casts this node and those below it allow (see `casting`)."""
         return cast_node(self, value, caster)
 
@@ -104,7 +105,7 @@ def all_of(tests: tuple[Fits, ...]) -> Fits:
     return each_fits
 
 
-def walk_steps(entries: tuple, collect_of: Callable[[Any], Collect] = collector) -> tuple:
+def walk_steps(entries: tuple[Any, ...], collect_of: Callable[[Any], Collect] = collector) -> tuple[Any, ...]:
     """A node's rules as its walk takes them: each with its test (None for a rule that tests
     as it walks, such as members and elements: testing it as a whole first would test every
     argument twice), its `collect` (as `collect_of` gives it), and whether a mismatch it
@@ -113,7 +114,7 @@ def walk_steps(entries: tuple, collect_of: Callable[[Any], Collect] = collector)
                  for rule, stops in entries)
 
 
-def walk(steps: tuple, value: object, path: tuple, found) -> None:
+def walk(steps: tuple[Any, ...], value: object, path: tuple[Any, ...], found: Any) -> None:
     """Each rule whose test fails (or that tests as it walks), in order, until one that
     stops."""
     for fits, collect_rule, stops in steps:
@@ -125,15 +126,16 @@ def walk(steps: tuple, value: object, path: tuple, found) -> None:
                 return
 
 
-def steps_walker(steps: tuple) -> Collect:
+def steps_walker(steps: tuple[Any, ...]) -> Collect:
     """`walk` over `steps`; a last rule that tests as it walks (members, most often) is
     called straight away."""
     if len(steps) == 1 and steps[0][0] is None:
-        return steps[0][1]
+        last: Collect = steps[0][1]
+        return last
     return partial(walk, steps)
 
 
-def node_walk(entries: tuple) -> Collect:
+def node_walk(entries: tuple[Any, ...]) -> Collect:
     """A node's `collect`, only called for a value its `fits` refused: so a node of one rule
     goes straight to that rule's."""
     if len(entries) == 1:

@@ -12,6 +12,7 @@ judged): only a schema made to be slow has one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 from urllib.parse import unquote
 
 from referencing import Specification
@@ -24,8 +25,10 @@ class Resolved:
     """What a look-up found, as `referencing`'s `Resolved`: the contents and their resolver."""
 
     __slots__ = ("contents", "resolver")
+    contents: object
+    resolver: Any
 
-    def __init__(self, contents: object, resolver):
+    def __init__(self, contents: object, resolver: Any):
         self.contents, self.resolver = contents, resolver
 
 
@@ -34,6 +37,7 @@ class Walked:
     index and contents) that name a base URI."""
 
     __slots__ = ("segments", "contents", "naming")
+    contents: object
 
     def __init__(self, contents: object, pointer: str):
         self.segments: list[int | str] = []
@@ -47,16 +51,16 @@ class Walked:
             contents = contents[segment]  # type: ignore[index]
             self.segments.append(segment)
             if type(contents) is dict or isinstance(contents, Mapping):
-                if _names_base(contents):  # type: ignore[arg-type]
+                if _names_base(contents):
                     self.naming.append((len(self.segments), contents))
         self.contents = contents
 
 
-def _names_base(contents: Mapping) -> bool:
+def _names_base(contents: Mapping[str, Any]) -> bool:
     return contents.get("$id") is not None or contents.get("id") is not None
 
 
-def resolved(walked: Walked, resolver, specification: Specification) -> Resolved:
+def resolved(walked: Walked, resolver: Any, specification: Specification[Any]) -> Resolved:
     """Where `walked` leads from `resolver` (reading the resource by `specification`)."""
     segments = walked.segments
     budget = _ASKED_PER_SEGMENT * len(segments) + _ASKED_FLOOR

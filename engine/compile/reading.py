@@ -4,22 +4,16 @@ table's skip triggers is not)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Any, TYPE_CHECKING, Callable
 
 from .drafts import JUDGED_BY_SOME_DRAFT, Draft, switches_draft
 
 if TYPE_CHECKING:
-    from .compiler import Compilation
+    from .compiling import Compiling
     from .refs import RefScope
 
-#: Keywords that make a union branch more than a plain typed node.
-UNION_BREAKERS = ("anyOf", "oneOf", "allOf", "not", "if")
-#: Keywords that only annotate a schema: no rule kind the engine ships reads them.
-ANNOTATIONS = frozenset({"description", "title", "default", "examples", "$comment", "format",
-                         "deprecated", "readOnly", "writeOnly"})
 
-
-def declared_types(node: dict) -> tuple[str, ...] | None:
+def declared_types(node: dict[str, Any]) -> tuple[str, ...] | None:
     """The names of `type` in order without repeats; None when absent; () when malformed."""
     if "type" not in node:
         return None
@@ -31,7 +25,7 @@ def declared_types(node: dict) -> tuple[str, ...] | None:
     return ()
 
 
-def _unknown_type(node: dict, compilation: Compilation, scope: RefScope) -> bool:
+def _unknown_type(node: dict[str, Any], compilation: Compiling, scope: RefScope) -> bool:
     return not compilation.table.type_names.issuperset(declared_types(node) or ())
 
 
@@ -42,7 +36,7 @@ def read_by(keyword: str, draft: Draft) -> bool:
     return draft.defines(keyword) or keyword not in JUDGED_BY_SOME_DRAFT
 
 
-def _plain_branch(branch: object, compilation: Compilation, scope: RefScope) -> bool:
+def _plain_branch(branch: object, compilation: Compiling, scope: RefScope) -> bool:
     """Whether a union branch (or what its `$ref` leads to) is only declared types the table
     knows, with no keyword that would make it more than that."""
     found = compilation.followed(branch, scope.within(branch))
@@ -58,23 +52,23 @@ def _plain_branch(branch: object, compilation: Compilation, scope: RefScope) -> 
         read_by(keyword, draft) for keyword in table.union_breakers.intersection(target))
 
 
-def unions_of(node: dict, draft: Draft) -> tuple[str, ...]:
+def unions_of(node: dict[str, Any], draft: Draft) -> tuple[str, ...]:
     """The union keywords of a node its draft reads (draft-03 has neither)."""
     return tuple(keyword for keyword in ("anyOf", "oneOf") if keyword in node and draft.defines(keyword))
 
 
-def _mixed_union(node: dict, compilation: Compilation, scope: RefScope) -> bool:
+def _mixed_union(node: dict[str, Any], compilation: Compiling, scope: RefScope) -> bool:
     unions = [node[k] for k in unions_of(node, compilation.draft)]
     return any(type(union) is not list or not union
                or not all(_plain_branch(branch, compilation, scope) for branch in union) for union in unions)
 
 
-def _unresolved_ref(node: dict, compilation: Compilation, scope: RefScope) -> bool:
+def _unresolved_ref(node: dict[str, Any], compilation: Compiling, scope: RefScope) -> bool:
     return "$ref" in node and compilation.followed(node, scope) is None
 
 
 #: The skip triggers of `table.vocabulary.SKIP_TRIGGERS` that read more than a keyword.
-TRIGGERS: dict[str, Callable[[dict, Compilation, RefScope], bool]] = {
+TRIGGERS: dict[str, Callable[[dict[str, Any], Compiling, RefScope], bool]] = {
     "malformed-type": lambda node, compilation, scope: declared_types(node) == (),
     "unknown-type": _unknown_type,
     "unresolved-ref": _unresolved_ref,
@@ -82,16 +76,7 @@ TRIGGERS: dict[str, Callable[[dict, Compilation, RefScope], bool]] = {
 }
 
 
-#: The keywords without which a trigger never applies (a node that has none is not asked).
-TRIGGER_KEYWORDS: dict[str, frozenset[str]] = {
-    "malformed-type": frozenset({"type"}),
-    "unknown-type": frozenset({"type"}),
-    "unresolved-ref": frozenset({"$ref"}),
-    "mixed-union": frozenset({"anyOf", "oneOf"}),
-}
-
-
-def skip_reason(node: object, compilation: Compilation, depth: int, scope: RefScope) -> str | None:
+def skip_reason(node: object, compilation: Compiling, depth: int, scope: RefScope) -> str | None:
     """Why a schema node is not judged: not an object, too deep, read as another draft (its
     own `$schema`), or the first trigger of the table that applies."""
     if not isinstance(node, dict):
@@ -108,7 +93,7 @@ def skip_reason(node: object, compilation: Compilation, depth: int, scope: RefSc
         return None
     for trigger, keyword in table.skips:
         if trigger == "keyword":
-            if keyword in node and read_by(keyword, compilation.draft):
+            if keyword in node and read_by(keyword, compilation.draft):  # type: ignore[arg-type]
                 return keyword
         elif TRIGGERS[trigger](node, compilation, scope):
             return trigger

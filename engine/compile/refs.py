@@ -11,7 +11,7 @@ no anchor is not crawled for them. A JSON pointer is walked by `pointers`, in li
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from referencing import Registry, Specification
 
@@ -39,16 +39,18 @@ class RefScope:
     """
 
     __slots__ = ("draft", "document", "_parent", "_subschema", "_resolvers", "_looked_up", "_by_base", "_bases")
+    draft: Draft
+    document: object
 
     def __init__(self, draft: Draft, document: object, parent: RefScope | None = None,
-                 subschema: object = None, resolvers: object = _UNMADE, by_base: dict | None = None):
+                 subschema: object = None, resolvers: object = _UNMADE, by_base: dict[tuple[Any, ...], RefScope] | None = None):
         self.draft, self.document = draft, document
         self._parent, self._subschema = parent, subschema
         self._resolvers = resolvers
         self._looked_up: dict[str, tuple[object, RefScope] | None] = {}
-        self._bases: dict[str, list | None] = {}  # per resource named, where its pointers are read
+        self._bases: dict[str, list[Any] | None] = {}  # per resource named, where its pointers are read
         # One scope per base URI: a reference met again from the same base is looked up once.
-        self._by_base: dict[tuple, RefScope] = {} if by_base is None else by_base
+        self._by_base: dict[tuple[Any, ...], RefScope] = {} if by_base is None else by_base
 
     def within(self, child: object) -> RefScope:
         if type(child) is dict and ("$id" in child or "id" in child):
@@ -87,7 +89,7 @@ class RefScope:
             self._by_base[base] = RefScope(self.draft, self.document, resolvers=resolvers, by_base=self._by_base)
         return contents, self._by_base[base]
 
-    def _walked(self, head: str, fragment: str) -> list:
+    def _walked(self, head: str, fragment: str) -> list[Any]:
         """A JSON pointer read in the resource `head` names, by each draft that must agree
         (see `pointers`); walked once where they read it in the same resource."""
         if head not in self._bases:
@@ -105,7 +107,7 @@ class RefScope:
             found.append(resolved(walks[id(contents)], resolver, specification))
         return found
 
-    def _made(self) -> tuple | None:
+    def _made(self) -> tuple[Any, ...] | None:
         if self._resolvers is _UNMADE:
             self._resolvers = resolvers = self._make()
             if resolvers is not None:
@@ -114,7 +116,7 @@ class RefScope:
                 self._by_base.setdefault(_bases(resolvers), self)
         return self._resolvers  # type: ignore[return-value]
 
-    def _make(self) -> tuple | None:
+    def _make(self) -> tuple[Any, ...] | None:
         specifications = self.draft.specifications
         try:
             if self._parent is None:
@@ -131,11 +133,11 @@ class RefScope:
             return None
 
 
-def _bases(resolvers: tuple) -> tuple:
+def _bases(resolvers: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(getattr(resolver, "_base_uri", None) for resolver in resolvers)
 
 
-def _root_resolver(specification: Specification, document: object, named: bool):
+def _root_resolver(specification: Specification[Any], document: object, named: bool) -> Any:
     resource = specification.create_resource(document)
     uri = (resource.id() or "") if named else ""
     # With nothing to find, the registry holds the document as an opaque resource: crawled
@@ -144,7 +146,7 @@ def _root_resolver(specification: Specification, document: object, named: bool):
     return Registry().with_resource(uri, crawled).crawl().resolver(base_uri=uri)
 
 
-def _resource(resolver, specification: Specification, head: str, document: object) -> tuple:
+def _resource(resolver: Any, specification: Specification[Any], head: str, document: object) -> tuple[Any, ...]:
     """The resource a pointer's reference names (`head`, before the `#`): its contents, its
     resolver, and the draft it is read by (an embedded resource, by its own `$schema`)."""
     base = resolver.lookup(head + "#")

@@ -37,7 +37,7 @@ class _Undecided(Exception):
     """The drafts that must agree do not: raised from inside python-jsonschema's check."""
 
 
-def validator(schema: dict, draft: Draft) -> Any:
+def validator(schema: dict[str, Any], draft: Draft) -> Any:
     """python-jsonschema's validator of a node, where it may judge it (see above); else None."""
     if not _bounded(schema, draft):
         return None
@@ -49,7 +49,7 @@ def validator(schema: dict, draft: Draft) -> Any:
         return None
 
 
-def _bounded(schema: dict, draft: Draft) -> bool:
+def _bounded(schema: dict[str, Any], draft: Draft) -> bool:
     """Whether python-jsonschema's verdict on the node is bounded by it and agreed on by the
     drafts that must agree (see above): its subschemas walked once, at most 256 of them."""
     pending: list[tuple[object, int]] = [(schema, 0)]
@@ -70,7 +70,7 @@ def _bounded(schema: dict, draft: Draft) -> bool:
     return True
 
 
-def _agreed(keyword: str, argument: object, node: dict) -> bool:
+def _agreed(keyword: str, argument: object, node: dict[str, Any]) -> bool:
     if keyword in _AGREED:
         return True
     if keyword == "minimum":
@@ -82,7 +82,7 @@ def _agreed(keyword: str, argument: object, node: dict) -> bool:
     return False
 
 
-def _subschemas(node: dict) -> list[object]:
+def _subschemas(node: dict[str, Any]) -> list[object]:
     found: list[object] = [node[keyword] for keyword in _ONE_SCHEMA if type(node.get(keyword)) is dict]
     for keyword in _SCHEMA_LISTS:
         if type(node.get(keyword)) is list:

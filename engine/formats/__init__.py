@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from types import ModuleType
 from collections.abc import Mapping
+from typing import Any
 
 from attrs import field, frozen
 
+from ..values.converters import as_tuple
 from ..turn.calls import Call
 from ..values.shapes import FormatError, Place, as_object, member
 from . import anthropic_messages, mcp_calls, openai_chat, openai_responses
@@ -43,7 +45,7 @@ class Turn:
 
     format: str
     tools: Mapping[str, object]
-    calls: tuple[Call, ...] = field(converter=tuple)
+    calls: tuple[Call, ...] = field(converter=as_tuple)
 
 
 def read_turn(data: object, format: str = "auto") -> Turn:
@@ -58,7 +60,7 @@ def read_turn(data: object, format: str = "auto") -> Turn:
     return Turn(name, offered, shape.calls(member(data, shape.TURN_KEY, place)))
 
 
-def detect_format(turn: Mapping) -> str:
+def detect_format(turn: Mapping[str, Any]) -> str:
     """The format of a turn file, from its shape: the key that holds the model's turn, and
     for a "message" its tool calls, or else the tools offered."""
     if "calls" in turn:

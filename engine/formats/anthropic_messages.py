@@ -4,11 +4,23 @@ message."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset
 from ..turn.tools import anthropic_tools
 from ..values.shapes import Place, as_list, assistant_message, member, objects, plain_data, text_member
-from .gating import Gated, gated
+from .gating import gated
+
+if TYPE_CHECKING:
+    from anthropic.types import ToolResultBlockParam, UserMessageParam
+
+    from ..turn.calls import TextIdCall
+    from .gating import Passed, Refused
+
+#: What `gate` returns: `Passed` (run `calls`) or `Refused` (send `reply`, the SDK's
+#: `UserMessageParam`: a user message of `tool_result` blocks); call ids are the text the model sent.
+AnthropicGated: TypeAlias = "Passed[TextIdCall, UserMessageParam] | Refused[TextIdCall, UserMessageParam]"
 
 TITLE = "an Anthropic Messages turn"
 TURN_KEY = "message"
@@ -18,7 +30,7 @@ TURN_KEY = "message"
 tools = anthropic_tools
 
 
-def calls(message: object) -> tuple[Call, ...]:
+def calls(message: object) -> tuple[TextIdCall, ...]:
     """The calls of an assistant message: its `tool_use` content blocks, with `id`, `name`
     and `input`. Text content, thinking and server tool uses are not calls the host runs."""
     message = plain_data(message)
@@ -32,23 +44,23 @@ def calls(message: object) -> tuple[Call, ...]:
         if block.get("type") == "tool_use":
             found.append(Call(text_member(block, "id", at), text_member(block, "name", at),
                               member(block, "input", at)))
-    return tuple(found)
+    return tuple(found)  # type: ignore[arg-type]  # each id read as text
 
 
-def answers(verdict: TurnVerdict) -> list[dict]:
+def answers(verdict: TurnVerdict) -> list[ToolResultBlockParam]:
     """One `tool_result` block with `is_error` per call id of a refused turn, in the order
     of the turn; none for a turn that may run."""
-    return [{"type": "tool_result", "tool_use_id": answer.call_id, "content": answer.text,
+    return [{"type": "tool_result", "tool_use_id": answer.call_id, "content": answer.text,  # type: ignore[typeddict-item]
              "is_error": True} for answer in verdict.answers]
 
 
-def reply(verdict: TurnVerdict) -> dict:
+def reply(verdict: TurnVerdict) -> UserMessageParam:
     """The user message that answers a refused turn: every `tool_use` block of the
     assistant message is answered in the next user message, by its `tool_result` block."""
     return {"role": "user", "content": answers(verdict)}
 
 
-def gate(message: object, toolset: Toolset) -> Gated:
+def gate(message: object, toolset: Toolset) -> AnthropicGated:
     """The assistant message (as the SDK returns it, or plain data) gated as one turn:
     `calls` to run, or `reply`, the user message of `tool_result` blocks to send next."""
     return gated(calls(message), reply, toolset)

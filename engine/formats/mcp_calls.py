@@ -8,11 +8,36 @@ id; one given as bare params is known by its place in the turn: "call_1", "call_
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict
+
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset
 from ..turn.tools import mcp_tools
 from ..values.shapes import Place, as_list, as_object, object_member, plain_data, text_member
-from .gating import Gated, gated
+from .gating import gated
+
+if TYPE_CHECKING:
+    from .gating import Passed, Refused
+
+
+class TextContent(TypedDict):
+    """A text content block of an MCP tool result."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ToolResult(TypedDict):
+    """An MCP `CallToolResult` as plain data (what `mcp.types.CallToolResult` validates): the
+    answer of one refused call, marked `isError`."""
+
+    content: list[TextContent]
+    isError: bool
+
+
+#: What `gate` returns: `Passed` (send `calls` to the server) or `Refused` (answer each
+#: `tools/call` with its `ToolResult` in `reply`); ids are the requests' own (any JSON value).
+McpGated: TypeAlias = "Passed[Call, list[ToolResult]] | Refused[Call, list[ToolResult]]"
 
 TITLE = "an MCP turn"
 TURN_KEY = "calls"
@@ -47,11 +72,11 @@ def calls(data: object) -> tuple[Call, ...]:
             item, at = object_member(item, "params", at), at.key("params")
         name = text_member(item, "name", at)
         arguments = item.get("arguments")
-        found.append(Call(call_id, name, {} if arguments is None else as_object(arguments, at.key("arguments"))))
+        found.append(Call(call_id, name, {} if arguments is None else as_object(arguments, at.key("arguments"))))  # type: ignore[arg-type]
     return tuple(found)
 
 
-def answers(verdict: TurnVerdict) -> list[dict]:
+def answers(verdict: TurnVerdict) -> list[ToolResult]:
     """One `CallToolResult` per call id of a refused turn, in the order of the turn; none
     for a turn that may run."""
     return [{"content": [{"type": "text", "text": answer.text}], "isError": True}
@@ -62,7 +87,7 @@ def answers(verdict: TurnVerdict) -> list[dict]:
 reply = answers
 
 
-def gate(turn: object, toolset: Toolset) -> Gated:
+def gate(turn: object, toolset: Toolset) -> McpGated:
     """A turn of `tools/call` params (or JSON-RPC requests, or `Call`s) gated as one: `calls`
     to send to the server, or `reply`, a `CallToolResult` per call (nothing was sent)."""
     return gated(calls(turn), reply, toolset)

@@ -3,6 +3,8 @@ message, and the answers of a refused turn as `tool` messages, one per call id."
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeAlias
+
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset
 from ..turn.tools import openai_chat_tools
@@ -17,7 +19,17 @@ from ..values.shapes import (
     plain_data,
     text_member,
 )
-from .gating import Gated, gated
+from .gating import gated
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionToolMessageParam
+
+    from ..turn.calls import TextIdCall
+    from .gating import Passed, Refused
+
+#: What `gate` returns: `Passed` (run `calls`) or `Refused` (append `reply`, a list of the
+#: SDK's `ChatCompletionToolMessageParam`); call ids are the text the model sent.
+ChatGated: TypeAlias = "Passed[TextIdCall, list[ChatCompletionToolMessageParam]] | Refused[TextIdCall, list[ChatCompletionToolMessageParam]]"
 
 TITLE = "an OpenAI Chat Completions turn"
 TURN_KEY = "message"
@@ -27,7 +39,7 @@ TURN_KEY = "message"
 tools = openai_chat_tools
 
 
-def calls(message: object) -> tuple[Call, ...]:
+def calls(message: object) -> tuple[TextIdCall, ...]:
     """The calls of an assistant message: `tool_calls[]` with `id`, `function.name` and
     `function.arguments` (the raw JSON text the model wrote). No `tool_calls` is no call."""
     message = plain_data(message)
@@ -42,13 +54,13 @@ def calls(message: object) -> tuple[Call, ...]:
         function = object_member(call, "function", at)
         name = text_member(function, "name", at.key("function"))
         found.append(Call(text_member(call, "id", at), name, member(function, "arguments", at.key("function"))))
-    return tuple(found)
+    return tuple(found)  # type: ignore[arg-type]  # each id read as text
 
 
-def answers(verdict: TurnVerdict) -> list[dict]:
+def answers(verdict: TurnVerdict) -> list[ChatCompletionToolMessageParam]:
     """One `tool` message per call id of a refused turn, in the order of the turn; none for
     a turn that may run."""
-    return [{"role": "tool", "tool_call_id": answer.call_id, "content": answer.text}
+    return [{"role": "tool", "tool_call_id": answer.call_id, "content": answer.text}  # type: ignore[typeddict-item]
             for answer in verdict.answers]
 
 
@@ -57,7 +69,7 @@ def answers(verdict: TurnVerdict) -> list[dict]:
 reply = answers
 
 
-def gate(message: object, toolset: Toolset) -> Gated:
+def gate(message: object, toolset: Toolset) -> ChatGated:
     """The assistant message (as the SDK returns it, or plain data) gated as one turn:
     `calls` to run, or `reply` to append after it (a `tool` message per call id)."""
     return gated(calls(message), reply, toolset)

@@ -3,13 +3,25 @@ output, and the answers of a refused turn as `function_call_output` items."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 from collections.abc import Mapping
 
 from ..turn.calls import Call, TurnVerdict
 from ..turn.gate import Toolset
 from ..turn.tools import openai_responses_tools
 from ..values.shapes import Place, as_list, member, objects, plain_data, text_member
-from .gating import Gated, gated
+from .gating import gated
+
+if TYPE_CHECKING:
+    from openai.types.responses.response_input_param import FunctionCallOutput
+
+    from ..turn.calls import TextIdCall
+    from .gating import Passed, Refused
+
+#: What `gate` returns: `Passed` (run `calls`) or `Refused` (send `reply`, a list of the SDK's
+#: `FunctionCallOutput` input items); call ids are the text the model sent.
+ResponsesGated: TypeAlias = "Passed[TextIdCall, list[FunctionCallOutput]] | Refused[TextIdCall, list[FunctionCallOutput]]"
 
 TITLE = "an OpenAI Responses turn"
 TURN_KEY = "output"
@@ -19,7 +31,7 @@ TURN_KEY = "output"
 tools = openai_responses_tools
 
 
-def calls(output: object) -> tuple[Call, ...]:
+def calls(output: object) -> tuple[TextIdCall, ...]:
     """The calls of a response: its `function_call` items, with `call_id`, `name` and
     `arguments` (the raw JSON text the model wrote). `output` is the list of output items,
     or the whole response holding it. Other items (messages, reasoning, built-in tool
@@ -37,13 +49,13 @@ def calls(output: object) -> tuple[Call, ...]:
         if kind == "function_call":
             found.append(Call(text_member(item, "call_id", at), text_member(item, "name", at),
                               member(item, "arguments", at)))
-    return tuple(found)
+    return tuple(found)  # type: ignore[arg-type]  # each id read as text
 
 
-def answers(verdict: TurnVerdict) -> list[dict]:
+def answers(verdict: TurnVerdict) -> list[FunctionCallOutput]:
     """One `function_call_output` item per call id of a refused turn, in the order of the
     turn; none for a turn that may run."""
-    return [{"type": "function_call_output", "call_id": answer.call_id, "output": answer.text}
+    return [{"type": "function_call_output", "call_id": answer.call_id, "output": answer.text}  # type: ignore[typeddict-item]
             for answer in verdict.answers]
 
 
@@ -51,7 +63,7 @@ def answers(verdict: TurnVerdict) -> list[dict]:
 reply = answers
 
 
-def gate(output: object, toolset: Toolset) -> Gated:
+def gate(output: object, toolset: Toolset) -> ResponsesGated:
     """A response's output (the SDK's `Response`, its `output`, or plain data) gated as one
     turn: `calls` to run, or `reply` to send as the next input (a `function_call_output` per
     call)."""

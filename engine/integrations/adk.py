@@ -93,6 +93,8 @@ class TurnGate(BasePlugin):
     """Checks every call of a model's turn against the declaration it was offered before
     any call of the turn runs. List it first in the runner's (or the `App`'s) `plugins`."""
 
+    options: GateOptions
+
     def __init__(self, *, table: Table | str | None = None, record: RecordStep | None = None,
                  privacy: str = "metadata-only", casts: bool = False, telemetry: Telemetry | None = None,
                  name: str = "turngate") -> None:

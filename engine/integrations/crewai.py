@@ -78,6 +78,8 @@ class TurnGate:
     wrapping each agent's LLM in a `GatedLLM`; the hooks that block a refused turn's calls are
     put before every other tool hook."""
 
+    options: GateOptions
+
     def __init__(self, *, table: Table | str | None = None, record: RecordStep | None = None,
                  privacy: str = "metadata-only", casts: bool = False, telemetry: Telemetry | None = None):
         self.options = GateOptions(table, record, privacy, casts, telemetry)

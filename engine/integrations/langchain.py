@@ -17,7 +17,7 @@ hook) to see the turn first. A `TurnGate` handed to `create_agent` by hand refus
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence, TypeVar
 
 from turngate import Table, Telemetry, Toolset
 from turngate.extras import missing_extra
@@ -30,6 +30,16 @@ except ImportError as error:  # the extra is missing, or of a release it does no
     raise missing_extra("langchain", __name__, error) from error
 
 from .langgraph import RecordStep, judge_turn, tool_schemas
+
+
+class _Drawn(Protocol):
+    """What the gate reads of an agent: its graph (LangGraph's compiled graph has one)."""
+
+    def get_graph(self) -> Any: ...
+
+
+#: An agent as `create_agent` makes it, given back as it came.
+Agent = TypeVar("Agent", bound=_Drawn)
 
 __all__ = ["GateOrderError", "TurnGate", "gated_agent", "output_tool_names"]
 
@@ -45,7 +55,13 @@ class TurnGate(AgentMiddleware):
     kept at `privacy`; `table` is the rules table (turngate's default when None); with
     `telemetry`, each turn decided is reported to OpenTelemetry (gate "langchain")."""
 
-    def __init__(self, tools: Sequence, *, output_tools: Sequence[str] = (), table: Table | str | None = None,
+    toolset: Toolset
+    record: RecordStep | None
+    privacy: str
+    telemetry: None | Telemetry
+    order_checked: bool
+
+    def __init__(self, tools: Sequence[Any], *, output_tools: Sequence[str] = (), table: Table | str | None = None,
                  record: RecordStep | None = None, privacy: str = "metadata-only",
                  telemetry: Telemetry | None = None):
         super().__init__()
@@ -54,7 +70,7 @@ class TurnGate(AgentMiddleware):
         self.telemetry = None if telemetry is None else telemetry.for_gate("langchain")
         self.order_checked = False
 
-    def check_order(self, agent):
+    def check_order(self, agent: Agent) -> Agent:
         """The agent, once its graph shows this gate's `after_model` as the only node after the
         model; else a `GateOrderError` saying how to list the middleware."""
         node = f"{self.name}.after_model"
@@ -76,7 +92,7 @@ class TurnGate(AgentMiddleware):
         return None
 
     @hook_config(can_jump_to=["model"])
-    def after_model(self, state: Any, runtime: Any) -> dict | None:
+    def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         verdict, answers = judge_turn(state["messages"], self.toolset, self.record, self.privacy, self.telemetry)
         if verdict is None or verdict.ok:
             return None
@@ -84,9 +100,10 @@ class TurnGate(AgentMiddleware):
         return {"messages": answers, "jump_to": "model"}
 
 
-def gated_agent(model, tools: Sequence = (), *, middleware: Sequence[AgentMiddleware] = (),
+def gated_agent(model: Any, tools: Sequence[Any] = (), *, middleware: Sequence[AgentMiddleware[Any, Any]] = (),
                 table: Table | str | None = None, record: RecordStep | None = None,
-                privacy: str = "metadata-only", telemetry: Telemetry | None = None, **options):
+                privacy: str = "metadata-only", telemetry: Telemetry | None = None,
+                **options: Any) -> Any:
     """`create_agent(model, tools, middleware=..., **options)` with a `TurnGate` listed last, so
     it sees each turn first. The gate judges the agent's tools, the middleware's, and the
     structured-output tools of `response_format`."""
@@ -98,7 +115,7 @@ def gated_agent(model, tools: Sequence = (), *, middleware: Sequence[AgentMiddle
     return gate.check_order(create_agent(model, tools, middleware=[*middleware, gate], **options))
 
 
-def output_tool_names(response_format) -> list[str]:
+def output_tool_names(response_format: Any) -> list[str]:
     """The names of the tools a `response_format` may have the model call: a schema given
     alone may be answered through tools, when the model has no native structured output."""
     if response_format is None or isinstance(response_format, ProviderStrategy):

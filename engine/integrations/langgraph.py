@@ -17,7 +17,7 @@ functions.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from turngate import Call, RunStep, Table, Telemetry, Toolset, TurnVerdict, check_turn, refused_steps
 from turngate.extras import missing_extra
@@ -33,10 +33,10 @@ except ImportError as error:  # the extra is missing, or of a release it does no
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]
 
-__all__ = ["RecordStep", "judge_turn", "tool_schemas", "turn_calls", "turn_gate_node"]
+__all__ = ["GateNode", "RecordStep", "judge_turn", "tool_schemas", "turn_calls", "turn_gate_node"]
 
 
-def tool_schemas(tools: Sequence) -> dict[str, object]:
+def tool_schemas(tools: Sequence[Any]) -> dict[str, object]:
     """Each tool's name and JSON Schema, as LangChain converts the tool for the model: LangChain
     tools, functions, pydantic models, or OpenAI-style tool dicts."""
     functions = [convert_to_openai_tool(tool)["function"] for tool in tools]
@@ -64,7 +64,7 @@ def judge_turn(messages: Sequence[AnyMessage], toolset: Toolset, record: RecordS
     if turn is None:
         return None, []
     answered = {message.tool_call_id for message in messages[turn + 1:] if isinstance(message, ToolMessage)}
-    calls = turn_calls(messages[turn])
+    calls = turn_calls(messages[turn])  # type: ignore[arg-type]  # an AIMessage: found so above
     if all(call.id in answered for call in calls):
         return None, []
     verdict = check_turn(calls, toolset, telemetry=telemetry)
@@ -79,10 +79,17 @@ def judge_turn(messages: Sequence[AnyMessage], toolset: Toolset, record: RecordS
                      for answer in verdict.answers if answer.call_id not in answered]
 
 
-def turn_gate_node(tools: Sequence, *, tools_node: str = "tools", model_node: str = "model",
+class GateNode(Protocol):
+    """The node `turn_gate_node` makes: called with the graph's state (a dict or an object),
+    it routes the turn with a `Command`."""
+
+    def __call__(self, state: object) -> Command[Any]: ...
+
+
+def turn_gate_node(tools: Sequence[Any], *, tools_node: str = "tools", model_node: str = "model",
                    end: str = END, messages_key: str = "messages", table: Table | str | None = None,
                    record: RecordStep | None = None, privacy: str = "metadata-only",
-                   telemetry: Telemetry | None = None) -> Callable[..., Command]:
+                   telemetry: Telemetry | None = None) -> GateNode:
     """A node that routes the model's turn: to `tools_node` when every call fits, back to
     `model_node` with the answers when one does not, to `end` when the model called nothing
     (or every call of its turn has an answer already).
@@ -92,7 +99,7 @@ def turn_gate_node(tools: Sequence, *, tools_node: str = "tools", model_node: st
     toolset = Toolset(tool_schemas(tools), table)
     telemetry = None if telemetry is None else telemetry.for_gate("langgraph")
 
-    def turn_gate(state) -> Command:
+    def turn_gate(state: object) -> Command[Any]:
         messages = state[messages_key] if isinstance(state, dict) else getattr(state, messages_key)
         verdict, answers = judge_turn(messages, toolset, record, privacy, telemetry)
         if verdict is None:

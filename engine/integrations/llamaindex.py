@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 from attrs import field, frozen
-from turngate import Call, RunStep, Table, Telemetry, Toolset, TurnVerdict, check_turn, load_table, refused_steps
+from turngate import JSON, Call, RunStep, Table, Telemetry, Toolset, TurnVerdict, check_turn, load_table, refused_steps
 from turngate.extras import missing_extra
 
 try:
@@ -116,7 +116,7 @@ def turn_calls(output: AgentOutput) -> list[Call]:
     blocks = [block for block in output.response.blocks if isinstance(block, ToolCallBlock)]
     calls = []
     for index, selection in enumerate(output.tool_calls):
-        arguments: object = selection.tool_kwargs
+        arguments: JSON = selection.tool_kwargs
         if index < len(blocks) and (blocks[index].tool_call_id or "") == selection.tool_id \
                 and blocks[index].tool_name == selection.tool_name:
             arguments = blocks[index].tool_kwargs

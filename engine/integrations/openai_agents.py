@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Any, AsyncIterator, Callable, Iterable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable
 
 from turngate import Call, CallAnswer, RunStep, Table, Telemetry, Toolset, check_turn, refused_steps
 from turngate.extras import missing_extra
@@ -53,6 +53,19 @@ try:
 except ImportError as error:  # the extra is missing, or of a release it does not allow
     raise missing_extra("openai-agents", __name__, error) from error
 
+if TYPE_CHECKING:  # the SDK's own types, for annotations only (some are newer than its floor)
+    from agents import (
+        AgentOutputSchemaBase,
+        Handoff,
+        ModelRetryAdvice,
+        ModelRetryAdviceRequest,
+        ModelSettings,
+        ModelTracing,
+        TResponseInputItem,
+        Tool,
+    )
+    from agents.run_config import ToolErrorFormatter
+
 #: What a gate hands each step of a refused turn to (a list's `append`, a file writer...).
 RecordStep = Callable[[RunStep], None]
 
@@ -64,6 +77,12 @@ class TurnGate:
     given each step of a refused turn, kept at `privacy`; `table` is the rules table; with
     `telemetry`, each turn decided is reported to OpenTelemetry (gate "openai-agents")."""
 
+    table: Table | str | None
+    record: RecordStep | None
+    privacy: str
+    telemetry: None | Telemetry
+    agent: Agent[Any]
+
     def __init__(self, agent: Agent, *, table: Table | str | None = None, record: RecordStep | None = None,
                  privacy: str = "metadata-only", telemetry: Telemetry | None = None):
         self.table, self.record, self.privacy = table, record, privacy
@@ -72,7 +91,7 @@ class TurnGate:
         self.pending: dict[str, CallAnswer] = {}
         # The call ids answered so, until the SDK asks whether their results end the run.
         self.answered: set[str] = set()
-        self.guardrail = ToolInputGuardrail(self._answer_refused_call, name="turngate")
+        self.guardrail: ToolInputGuardrail[Any] = ToolInputGuardrail(self._answer_refused_call, name="turngate")
         model = GatedModel(agent.model, self) if isinstance(agent.model, Model) else agent.model
         behaviour = agent.tool_use_behavior
         stop_rule = {} if behaviour == "run_llm_again" else {"tool_use_behavior": self._going_on_after_refusals(behaviour)}
@@ -90,7 +109,7 @@ class TurnGate:
             tool_execution=execution, tool_not_found_behavior="return_error_to_model",
             tool_error_formatter=self._error_formatter(base.tool_error_formatter))
 
-    def _error_formatter(self, host_formatter):
+    def _error_formatter(self, host_formatter: ToolErrorFormatter | None) -> ToolErrorFormatter:
         async def format_tool_error(args: ToolErrorFormatterArgs) -> str | None:
             answer = self.pending.pop(args.call_id, None) if args.kind == "tool_not_found" else None
             if answer is not None:
@@ -98,7 +117,8 @@ class TurnGate:
             if host_formatter is None:
                 return None
             message = host_formatter(args)
-            return await message if inspect.isawaitable(message) else message
+            text: str | None = await message if inspect.isawaitable(message) else message
+            return text
 
         return format_tool_error
 
@@ -121,7 +141,7 @@ class TurnGate:
 
         return tools_to_final_output
 
-    def judge(self, output: list, tools: list, handoffs: list, model_input: Any) -> None:
+    def judge(self, output: list[Any], tools: list[Any], handoffs: list[Any], model_input: Any) -> None:
         """Judge a response's function calls against the tools the model was offered, and keep a
         refused turn's answers for the guardrail and the tool error formatter."""
         function_tools = [tool for tool in tools if isinstance(tool, FunctionTool)]
@@ -137,7 +157,7 @@ class TurnGate:
         if verdict.ok:
             return
         # No guardrail holds a handoff back: its answer would never be given.
-        self.pending.update((answer.call_id, answer) for answer in verdict.answers
+        self.pending.update((answer.call_id, answer) for answer in verdict.answers  # type: ignore[misc]  # text ids
                             if answer.tool not in handoff_tools)
         if self.record is not None:
             for step in refused_steps(verdict, turn_number(model_input), self.privacy):
@@ -147,18 +167,24 @@ class TurnGate:
 class GatedModel(Model):
     """The host's model, its every response judged before the SDK acts on it."""
 
+    model: Model
+    gate: TurnGate
+
     def __init__(self, model: Model, gate: TurnGate):
         self.model, self.gate = model, gate
 
-    async def get_response(self, system_instructions, input, model_settings, tools, output_schema,
-                           handoffs, tracing, **options) -> ModelResponse:
+    async def get_response(self, system_instructions: str | None, input: str | list[TResponseInputItem],
+                           model_settings: ModelSettings, tools: list[Tool], output_schema: AgentOutputSchemaBase | None,
+                           handoffs: list[Handoff[Any, Any]], tracing: ModelTracing, **options: Any) -> ModelResponse:
         response = await self.model.get_response(system_instructions, input, model_settings, tools,
                                                  output_schema, handoffs, tracing, **options)
         self.gate.judge(response.output, tools, handoffs, input)
         return response
 
-    async def stream_response(self, system_instructions, input, model_settings, tools, output_schema,
-                              handoffs, tracing, **options) -> AsyncIterator:
+    async def stream_response(self, system_instructions: str | None, input: str | list[TResponseInputItem],
+                              model_settings: ModelSettings, tools: list[Tool],
+                              output_schema: AgentOutputSchemaBase | None, handoffs: list[Handoff[Any, Any]],
+                              tracing: ModelTracing, **options: Any) -> AsyncIterator[Any]:
         async for event in self.model.stream_response(system_instructions, input, model_settings, tools,
                                                       output_schema, handoffs, tracing, **options):
             # The whole turn arrives with the completed event; the SDK runs tools only after it.
@@ -166,7 +192,7 @@ class GatedModel(Model):
                 self.gate.judge(event.response.output, tools, handoffs, input)
             yield event
 
-    def get_retry_advice(self, request):
+    def get_retry_advice(self, request: ModelRetryAdviceRequest) -> ModelRetryAdvice | None:
         return self.model.get_retry_advice(request)
 
     async def close(self) -> None:
@@ -175,6 +201,9 @@ class GatedModel(Model):
 
 class GatedProvider(ModelProvider):
     """The host's model provider, each model it names gated."""
+
+    provider: ModelProvider
+    gate: TurnGate
 
     def __init__(self, provider: ModelProvider, gate: TurnGate):
         self.provider, self.gate = provider, gate
@@ -199,7 +228,8 @@ async def final_output_by(behaviour: Any, context: RunContextWrapper[Any],
             return ToolsToFinalOutputResult(is_final_output=False, final_output=None)
         return ToolsToFinalOutputResult(is_final_output=True, final_output=stop.output)
     decided = behaviour(context, results)
-    return await decided if inspect.isawaitable(decided) else decided
+    result: ToolsToFinalOutputResult = await decided if inspect.isawaitable(decided) else decided
+    return result
 
 
 def call_ids(results: Iterable[FunctionToolResult]) -> Iterable[object]:

@@ -74,7 +74,7 @@ class TurnGate(AbstractCapability[Any]):
         calls = [Call(part.tool_call_id, part.tool_name, {} if part.args is None else part.args)
                  for part in response.tool_calls]
         verdict = check_turn(calls, Toolset(offered, self.table), telemetry=self.telemetry)
-        self.refused = {answer.call_id: answer for answer in verdict.answers}
+        self.refused = {answer.call_id: answer for answer in verdict.answers}  # type: ignore[misc]  # the SDK's text ids
         function_tools = {tool.name for tool in parameters.function_tools}
         self.answer_whole_turn = not verdict.ok and any(call.tool not in function_tools for call in calls)
         if not verdict.ok and self.record is not None:
@@ -94,5 +94,5 @@ class TurnGate(AbstractCapability[Any]):
             return node
         self.answer_whole_turn = False
         return ModelRequestNode(ModelRequest(parts=[
-            ToolReturnPart(answer.tool, answer.text, tool_call_id=answer.call_id, outcome="failed")
+            ToolReturnPart(answer.tool, answer.text, tool_call_id=answer.call_id, outcome="failed")  # type: ignore[arg-type]
             for answer in self.refused.values()]))

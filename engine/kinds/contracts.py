@@ -11,8 +11,8 @@ class CompiledNode(Protocol):
     """A compiled schema node, as a rule kind that looks below its own node uses one."""
 
     fits: Callable[[object], bool]  # the node's fast test
-    collect: Callable[[object, tuple, Any], None]  # its walk, for a value the test refused
-    passing_types: frozenset | None  # the exact types whose values it passes by type alone
+    collect: Callable[[object, tuple[Any, ...], Any], None]  # its walk, for a value the test refused
+    passing_types: frozenset[type] | None  # the exact types whose values it passes by type alone
     type_rule: Any  # its one kind rule, when it judges by type alone
     casting: Any  # how it casts, in a tree compiled for casts
 
@@ -22,7 +22,7 @@ class CompiledNode(Protocol):
 class SchemaContext(Protocol):
     """What a rule kind's `from_node(node, context)` may ask about the node it reads."""
 
-    node: dict  # the schema node itself
+    node: dict[str, Any]  # the schema node itself
     types: tuple[str, ...] | None  # its declared types; None when absent, () when malformed
     admitted_kinds: frozenset[str] | None  # the kinds of value they admit; None: every kind
     judges_objects: bool  # whether its types let an object be judged (members, required)

@@ -3,6 +3,7 @@ list `items`, as the schema's draft reads them), the rest against `items`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any, Callable, ClassVar
 
 from attrs import field, frozen
@@ -16,9 +17,9 @@ class ElementsRule:
     """Each element against the node of its position, the rest against `rest`. A list sent
     where only an object is declared is not looked into."""
 
-    codes: ClassVar = ()
-    facts: ClassVar = ()
-    tests_as_it_walks: ClassVar = True  # testing the whole first would test every element twice
+    codes: ClassVar[tuple[str, ...]] = ()
+    facts: ClassVar[tuple[str, ...]] = ()
+    tests_as_it_walks: ClassVar[bool] = True  # testing the whole first would test every element twice
     by_position: tuple[CompiledNode, ...]
     rest: CompiledNode | None
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
@@ -29,7 +30,7 @@ class ElementsRule:
     # ── Reading the schema ──────────────────────────────────────────────────────────────
 
     @classmethod
-    def from_node(cls, node: dict, context: SchemaContext) -> ElementsRule | None:
+    def from_node(cls, node: dict[str, Any], context: SchemaContext) -> ElementsRule | None:
         """The nodes of the elements by position, and of the rest, as the draft reads
         `prefixItems` and `items` (see `compile.drafts`); a position the drafts that must
         agree read differently is held by a node that judges nothing. (Children are compiled
@@ -38,6 +39,8 @@ class ElementsRule:
             return None
         items, prefix, draft = node.get("items"), node.get("prefixItems"), context.draft
         rest = None if items is None or isinstance(items, list) else context.child(items, "items")
+        schemas: Sequence[object]
+        positions: list[CompiledNode]
         keyword, schemas, positions = "items", (), []
         if isinstance(items, list):
             schemas = items if draft.item_list else ()
@@ -59,7 +62,7 @@ class ElementsRule:
     # ── Testing a value ─────────────────────────────────────────────────────────────────
 
     def _test(self) -> Callable[[object], bool]:
-        rest = self.rest and self.rest.fits
+        rest: Callable[[object], bool] | None = self.rest and self.rest.fits  # type: ignore[assignment]
         if not self.by_position and rest is not None:
             passing = self.rest.passing_types or frozenset()  # type: ignore[union-attr]
 
@@ -88,14 +91,14 @@ class ElementsRule:
 
     # ── Reporting ───────────────────────────────────────────────────────────────────────
 
-    def collect(self, value: Any, path: tuple, found) -> None:
+    def collect(self, value: Any, path: tuple[Any, ...], found: Any) -> None:
         if not isinstance(value, LIST_TYPES):
             return
         for index, (node, item) in enumerate(self._pairs(value)):
             if not node.fits(item):
                 node.collect(item, (*path, index), found)
 
-    def _pairs(self, value: Any):
+    def _pairs(self, value: Any) -> Iterator[tuple[CompiledNode, Any]]:
         positions = self.by_position
         for index, item in enumerate(value):
             node = positions[index] if index < len(positions) else self.rest
@@ -105,7 +108,7 @@ class ElementsRule:
 
     # ── Casting ─────────────────────────────────────────────────────────────────────────
 
-    def cast(self, value: object, caster) -> object:
+    def cast(self, value: object, caster: Any) -> object:
         """Each element cast by its own node; a new list only where one changed."""
         if not isinstance(value, LIST_TYPES):
             return value

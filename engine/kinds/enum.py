@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from typing import Any, Callable, ClassVar
 
 from attrs import field, frozen
 
@@ -14,22 +14,22 @@ from .contracts import SchemaContext
 class EnumRule:
     """The value must loosely equal a member of a non-empty `enum`. Null is never refused."""
 
-    codes: ClassVar = ("enum",)
-    facts: ClassVar = ()
-    members: tuple
-    exact: frozenset = field(eq=False, repr=False)  # the members that are text, as sent
-    member_by_form: dict = field(eq=False, repr=False)  # loose form -> the first member of it
+    codes: ClassVar[tuple[str, ...]] = ("enum",)
+    facts: ClassVar[tuple[str, ...]] = ()
+    members: tuple[Any, ...]
+    exact: frozenset[str] = field(eq=False, repr=False)  # the members that are text, as sent
+    member_by_form: dict[object, Any] = field(eq=False, repr=False)  # loose form -> the first member of it
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "fits", self._test())
 
     @classmethod
-    def from_node(cls, node: dict, context: SchemaContext) -> EnumRule | None:
+    def from_node(cls, node: dict[str, Any], context: SchemaContext) -> EnumRule | None:
         members = node.get("enum")
         if not isinstance(members, list) or not members:
             return None
-        by_form: dict = {}
+        by_form: dict[object, Any] = {}
         try:
             for member in members:
                 by_form.setdefault(loose_form(member), member)
@@ -55,7 +55,7 @@ class EnumRule:
                 return kind_of(value) is None
         return fits
 
-    def collect(self, value: object, path: tuple, found) -> None:
+    def collect(self, value: object, path: tuple[Any, ...], found: Any) -> None:
         found.add(path, "enum", {"allowed": self.members, "value": value})
 
     def cast_value(self, value: object) -> object:

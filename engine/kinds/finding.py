@@ -6,7 +6,10 @@ instead yield `Finding`s from `findings(value, walk)`, and the engine adds the p
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from .contracts import CompiledNode
 
 class EngineSignal(Exception):
     """Raised by the engine through a rule's walk (the cap of findings reached): never the
@@ -16,8 +19,14 @@ class EngineSignal(Exception):
 #: A finding about the value itself, not about one of its members.
 NO_MEMBER: Any = object()
 
+class Found(Protocol):
+    """Where a walk notes each mismatch it finds (a check's list of them)."""
+
+    def add(self, path: tuple[Any, ...], code: str, facts: dict[str, Any]) -> None: ...
+
+
 #: `collect(value, path, found)`: note each mismatch of a value a test refused.
-Collect = Callable[[object, tuple, Any], None]
+Collect = Callable[[object, tuple[Any, ...], Any], None]
 
 
 class Finding(NamedTuple):
@@ -25,7 +34,7 @@ class Finding(NamedTuple):
     (object key) of the value it is about, if it is about one member."""
 
     code: str
-    facts: dict
+    facts: dict[str, Any]
     member: Any = NO_MEMBER
 
 
@@ -34,30 +43,32 @@ class Walk:
     or look into a child node below or at this place."""
 
     __slots__ = ("path", "found")
+    path: tuple[Any, ...]
+    found: Found
 
-    def __init__(self, path: tuple, found):
+    def __init__(self, path: tuple[Any, ...], found: Found):
         self.path, self.found = path, found
 
     def report(self, finding: Finding) -> None:
         code, facts, member = finding
         self.found.add(self.path if member is NO_MEMBER else (*self.path, member), code, facts)
 
-    def descend(self, key: str | int, node, value: object) -> None:
+    def descend(self, key: str | int, node: CompiledNode, value: object) -> None:
         if not node.fits(value):
             node.collect(value, (*self.path, key), self.found)
 
-    def visit(self, node, value: object) -> None:
+    def visit(self, node: CompiledNode, value: object) -> None:
         if not node.fits(value):
             node.collect(value, self.path, self.found)
 
 
-def collector(rule) -> Collect:
+def collector(rule: Any) -> Collect:
     """A rule's `collect`, or one made from its `findings` (the form hosts write)."""
-    collect = getattr(rule, "collect", None)
+    collect: Collect | None = getattr(rule, "collect", None)
     if collect is not None:
         return collect
 
-    def collect_findings(value: object, path: tuple, found) -> None:
+    def collect_findings(value: object, path: tuple[Any, ...], found: Found) -> None:
         walk = Walk(path, found)
         for finding in rule.findings(value, walk):
             walk.report(finding)

@@ -21,6 +21,9 @@ class RuleKindError(Exception):
     where; `kind` is the kind's name in the table, `stage` what it was doing, and
     `__cause__` the exception it raised."""
 
+    kind: str
+    stage: str
+
     def __init__(self, kind: str, stage: str, error: BaseException):
         try:
             text = str(error).strip().split("\n")[0]
@@ -47,15 +50,21 @@ class HostedKind:
     """A host's rule kind as a table's rule names it: `from_node` guarded, and each rule it
     makes wrapped in a `HostedRule`."""
 
-    def __init__(self, name: str, kind: type):
+    name: str
+    kind: Any
+    codes: Any
+    facts: Any
+    from_node: Callable[..., Any]
+
+    def __init__(self, name: str, kind: Any):
         self.name, self.kind = name, kind
         self.codes, self.facts = kind.codes, kind.facts
         # The rule's methods are read in the guard too: a host may make one when first asked
         # for (a `collect` property), as the engine's own kinds do.
         self.from_node = _guarded(name, "reading a schema", self._read)
 
-    def _read(self, node: dict, context: Any) -> HostedRule | None:
-        rule = self.kind.from_node(node, context)  # type: ignore[attr-defined]
+    def _read(self, node: dict[str, Any], context: Any) -> HostedRule | None:
+        rule = self.kind.from_node(node, context)
         return None if rule is None else HostedRule(self.name, rule)
 
 
@@ -64,6 +73,11 @@ class HostedRule:
     rule lacks does what its absence would (casts nothing, reports as it walks)."""
 
     __slots__ = ("rule", "fits", "collect", "tests_as_it_walks", "_cast_value", "_cast", "_root_collect", "name")
+    rule: Any
+    fits: Callable[..., Any]
+    collect: Callable[..., Any]
+    tests_as_it_walks: Any | bool
+    name: str
 
     def __init__(self, name: str, rule: Any):
         self.rule, self.name = rule, name
@@ -86,6 +100,6 @@ class HostedRule:
         return _guarded(self.name, "reporting", _guarded(self.name, "reporting", self._root_collect)(word))
 
 
-def hosted(name: str, kind: type, shipped: frozenset) -> Any:
+def hosted(name: str, kind: Any, shipped: frozenset[Any]) -> Any:
     """The kind a table's rule uses: the engine's own as it is, a host's wrapped."""
     return kind if kind in shipped else HostedKind(name, kind)

@@ -6,11 +6,12 @@ from typing import Any, Callable, ClassVar
 
 from attrs import field, frozen
 
+from ..values.converters import as_frozenset
 from ..values.kinds import KIND_BY_TYPE, REFINED_KINDS, base_kind, kind_of, text_json
 from .contracts import SchemaContext
 
 #: Values of the kinds whose findings never quote what they hold.
-_STRUCTURE_SAMPLES = ([], {})
+_STRUCTURE_SAMPLES: tuple[list[Any], dict[str, Any]] = ([], {})
 _UNKNOWN_TYPE: Any = object()
 
 
@@ -19,20 +20,20 @@ class KindRule:
     """The value's kind must be admitted by at least one declared type: its own kind, or
     one a cast the table lists turns into it ("5" for an integer)."""
 
-    codes: ClassVar = ("kind",)
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ("kind",)
+    facts: ClassVar[tuple[str, ...]] = ()
     types: tuple[str, ...]
-    admitted: frozenset[str] = field(converter=frozenset)
-    natives: frozenset[str] = field(converter=frozenset)  # the kinds the types are made for
-    by_type: dict = field(eq=False, repr=False)  # exact Python type -> True, False or narrower tests
+    admitted: frozenset[str] = field(converter=as_frozenset)
+    natives: frozenset[str] = field(converter=as_frozenset)  # the kinds the types are made for
+    by_type: dict[type, Any] = field(eq=False, repr=False)  # exact Python type -> True, False or narrower tests
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     #: The exact Python types whose values pass outright (no narrower kind's test needed).
-    passing_types: frozenset = field(init=False, eq=False, repr=False)
+    passing_types: frozenset[type] = field(init=False, eq=False, repr=False)
     #: The exact Python types whose values are refused outright, whatever they hold.
-    refused_types: frozenset = field(init=False, eq=False, repr=False)
+    refused_types: frozenset[type] = field(init=False, eq=False, repr=False)
     #: Per list or object type it refuses, the facts of its `kind` finding, the same
     #: whatever the list or object holds (a parent words them at compile time).
-    structure_findings: dict = field(init=False, eq=False, repr=False)
+    structure_findings: dict[type, dict[str, Any]] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         passing = frozenset(t for t, verdict in self.by_type.items() if verdict is True)
@@ -46,10 +47,10 @@ class KindRule:
     # ── Reading the schema ──────────────────────────────────────────────────────────────
 
     @classmethod
-    def from_node(cls, node: dict, context: SchemaContext) -> KindRule | None:
+    def from_node(cls, node: dict[str, Any], context: SchemaContext) -> KindRule | None:
         if context.admitted_kinds is None:
             return None
-        return cls.admitting(context.types, context)
+        return cls.admitting(context.types, context)  # type: ignore[arg-type]  # typed where kinds are admitted
 
     @classmethod
     def admitting(cls, types: tuple[str, ...], context: SchemaContext) -> KindRule | None:
@@ -58,7 +59,8 @@ class KindRule:
         shared = context.table.kind_rules
         if types not in shared:
             shared[types] = cls._admitting(types, context)
-        return shared[types]
+        rule: KindRule | None = shared[types]
+        return rule
 
     @classmethod
     def _admitting(cls, types: tuple[str, ...], context: SchemaContext) -> KindRule | None:
@@ -71,7 +73,7 @@ class KindRule:
 
     # ── Testing a value ─────────────────────────────────────────────────────────────────
 
-    def _test(self, passing: frozenset, refused: frozenset) -> Callable[[object], bool]:
+    def _test(self, passing: frozenset[type], refused: frozenset[type]) -> Callable[[object], bool]:
         """A set look-up by exact type; subclasses and narrower kinds go slow."""
         slow = self._fits_slowly
 
@@ -95,17 +97,17 @@ class KindRule:
 
     # ── Reporting ───────────────────────────────────────────────────────────────────────
 
-    def finding(self, value: object) -> tuple[str, dict]:
+    def finding(self, value: object) -> tuple[str, dict[str, Any]]:
         """The code and facts of a finding on a value this rule refuses; for text holding a
         list or object as JSON, which (models often send one that way)."""
-        facts = {"types": self.types, "value": value}
+        facts: dict[str, Any] = {"types": self.types, "value": value}
         if type(value) is str:
             held = text_json(value)
             if held is not None and kind_of(held) in self.natives:
                 facts["json"] = kind_of(held)
         return "kind", facts
 
-    def collect(self, value: object, path: tuple, found) -> None:
+    def collect(self, value: object, path: tuple[Any, ...], found: Any) -> None:
         found.add(path, *self.finding(value))
 
 

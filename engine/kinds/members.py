@@ -4,7 +4,7 @@ property schema (and, for `members-and-extra`, against an `additionalProperties`
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from typing import Any, Callable, ClassVar
 
 from attrs import field, frozen
 
@@ -12,7 +12,7 @@ from ..values.suggest import suggester
 from .contracts import CompiledNode, SchemaContext
 from .finding import Collect
 
-_NONE_WORDED: dict = {}
+_NONE_WORDED: dict[Any, Any] = {}
 _UNDECLARED: object = object()
 
 
@@ -25,15 +25,15 @@ class MembersRule:
     its property (`passing`) costs a set look-up; any other, its property's test. The walk
     runs only for an object the test refused, and notes each argument that fails."""
 
-    codes: ClassVar = ("additional",)
-    facts: ClassVar = ()
-    tests_as_it_walks: ClassVar = True  # testing the whole first would test every argument twice
-    by_name: dict = field(eq=False)  # each declared name -> its node, None if it judges nothing
+    codes: ClassVar[tuple[str, ...]] = ("additional",)
+    facts: ClassVar[tuple[str, ...]] = ()
+    tests_as_it_walks: ClassVar[bool] = True  # testing the whole first would test every argument twice
+    by_name: dict[str, Any] = field(eq=False)  # each declared name -> its node, None if it judges nothing
     names: tuple[str, ...]
     closed: bool
     extra: CompiledNode | None = None  # the schema of arguments `properties` does not name
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
-    passing: dict = field(init=False, eq=False, repr=False)  # name -> types that pass outright
+    passing: dict[str, Any] = field(init=False, eq=False, repr=False)  # name -> types that pass outright
     closest: Callable[[object], str | None] | None = field(init=False, eq=False, repr=False)
     _walk: Collect | None = field(init=False, default=None, eq=False, repr=False)
 
@@ -47,13 +47,14 @@ class MembersRule:
     # ── Reading the schema ──────────────────────────────────────────────────────────────
 
     @classmethod
-    def from_node(cls, node: dict, context: SchemaContext, extra: CompiledNode | None = None):
+    def from_node(cls, node: dict[str, Any], context: SchemaContext,
+                  extra: CompiledNode | None = None) -> MembersRule | None:
         properties = node.get("properties", {})
         if not context.judges_objects or not isinstance(properties, dict):
             return None
         names = tuple(name for name in properties if type(name) is str)
         closed = node.get("additionalProperties") is False and "patternProperties" not in node
-        by_name = {}
+        by_name: dict[str, CompiledNode | None] = {}
         for name in names:  # not a comprehension: compiling recurses once per level, a frame fewer
             child = context.child(properties[name], "properties", name)
             by_name[name] = None if context.trivial(child) else child
@@ -61,7 +62,7 @@ class MembersRule:
             return None
         return cls(by_name, names, closed, extra)
 
-    def _node_of(self, key: object) -> CompiledNode | None | bool:
+    def _node_of(self, key: Any) -> CompiledNode | None | bool:
         """The node an argument is checked against; None for none; False when refused."""
         return self.by_name.get(key, False if self.closed else self.extra)
 
@@ -91,14 +92,14 @@ class MembersRule:
 
     # ── Reporting ───────────────────────────────────────────────────────────────────────
 
-    def _walker(self, worded: dict) -> Collect:
+    def _walker(self, worded: dict[tuple[str, type], Any]) -> Collect:
         """`collect`: each argument that fails, in the order sent; `worded` holds findings
         worded at compile time, by name and type of value."""
         lookup, passing_types = self.by_name.get, self.passing.get
         undeclared: object = False if self.closed else self.extra
         names, closest, worded_for = self.names, self.closest, worded.get if worded else None
 
-        def collect(value: object, path: tuple, found) -> None:
+        def collect(value: object, path: tuple[Any, ...], found: Any) -> None:
             if not isinstance(value, dict):
                 return
             for key, item in value.items():
@@ -107,7 +108,7 @@ class MembersRule:
                     continue
                 node = lookup(key, undeclared)
                 if node is False:
-                    found.add((*path, key), "additional", {"allowed": names, "closest": closest(key)})
+                    found.add((*path, key), "additional", {"allowed": names, "closest": closest(key)})  # type: ignore[misc]
                 elif node is not None and not node.fits(item):
                     mismatch = worded_for((key, type(item))) if worded_for else None
                     if mismatch is None:
@@ -125,11 +126,11 @@ class MembersRule:
             object.__setattr__(self, "_walk", walk)  # made alike by any thread that races here
         return walk
 
-    def root_collect(self, word) -> Collect:
+    def root_collect(self, word: Callable[[tuple[Any, ...], str, dict[str, Any]], Any]) -> Collect:
         """`collect` at the root, where what is said of an argument refused by its type
         alone (a list or an object where its property admits neither) depends on nothing
         else sent: `word(path, code, facts)` words each at compile time."""
-        worded = {}
+        worded: dict[tuple[str, type], Any] = {}
         for name in self.passing:  # the arguments judged by their type alone
             for kind, facts in self.by_name[name].type_rule.structure_findings.items():
                 mismatch = word((name,), "kind", facts)
@@ -140,7 +141,7 @@ class MembersRule:
 
     # ── Casting ─────────────────────────────────────────────────────────────────────────
 
-    def cast(self, value: object, caster) -> object:
+    def cast(self, value: object, caster: Any) -> object:
         """Each argument cast by its own node; a new object only where one changed."""
         if not isinstance(value, dict):
             return value
@@ -161,9 +162,10 @@ class MembersAndExtraRule(MembersRule):
     covers (not where `patternProperties` also claims some)."""
 
     @classmethod
-    def from_node(cls, node: dict, context: SchemaContext, extra: CompiledNode | None = None):
+    def from_node(cls, node: dict[str, Any], context: SchemaContext,
+                  extra: CompiledNode | None = None) -> MembersRule | None:
         schema = node.get("additionalProperties")
         if isinstance(schema, dict) and "patternProperties" not in node and context.judges_objects:
-            extra = context.child(schema, "additionalProperties")
-            extra = None if context.trivial(extra) else extra
+            child = context.child(schema, "additionalProperties")
+            extra = None if context.trivial(child) else child
         return super().from_node(node, context, extra)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from typing import Any, Callable, ClassVar
 
 from attrs import field, frozen
 
@@ -13,8 +13,8 @@ from .contracts import CompiledNode, SchemaContext
 class RefRule:
     """The value is judged by the node the reference leads to (see `compile.refs`)."""
 
-    codes: ClassVar = ()
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ()
+    facts: ClassVar[tuple[str, ...]] = ()
     target: CompiledNode
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
 
@@ -22,12 +22,12 @@ class RefRule:
         object.__setattr__(self, "fits", self.target.fits)
 
     @classmethod
-    def from_node(cls, node: dict, context: SchemaContext) -> RefRule | None:
+    def from_node(cls, node: dict[str, Any], context: SchemaContext) -> RefRule | None:
         target = context.referenced() if "$ref" in node else None
         return None if target is None or context.trivial(target) else cls(target)
 
-    def collect(self, value: object, path: tuple, found) -> None:
+    def collect(self, value: object, path: tuple[Any, ...], found: Any) -> None:
         self.target.collect(value, path, found)
 
-    def cast(self, value: object, caster) -> object:
+    def cast(self, value: object, caster: Any) -> object:
         return self.target.cast(value, caster)

@@ -5,6 +5,8 @@ Hosts add theirs with `register_rule_kind` before loading a table that uses them
 
 from __future__ import annotations
 
+from typing import Any
+
 from .elements import ElementsRule
 from .enum import EnumRule
 from .kind import KindRule
@@ -13,7 +15,7 @@ from .ref import RefRule
 from .required import RequiredRule
 from .union import UnionRule
 
-RULE_KINDS: dict[str, type] = {
+RULE_KINDS: dict[str, Any] = {
     "kind": KindRule,
     "enum": EnumRule,
     "required": RequiredRule,

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from typing import Any, Callable, ClassVar
 
 from attrs import field, frozen
 
 from .contracts import SchemaContext
 from .finding import NO_MEMBER, Collect
 
-_NONE_WORDED: dict = {}
+_NONE_WORDED: dict[Any, Any] = {}
 
 
 @frozen
 class RequiredRule:
     """Each name of `required` must be sent, and not as null where its schema refuses null."""
 
-    codes: ClassVar = ("missing", "null")
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ("missing", "null")
+    facts: ClassVar[tuple[str, ...]] = ()
     names: tuple[tuple[str, bool, tuple[str, ...]], ...]  # name, refuses null, declared types
     fits: Callable[[object], bool] = field(init=False, eq=False, repr=False)
     _walk: Collect | None = field(init=False, default=None, eq=False, repr=False)
@@ -26,7 +26,7 @@ class RequiredRule:
         object.__setattr__(self, "fits", self._test())
 
     @classmethod
-    def from_node(cls, node: dict, context: SchemaContext) -> RequiredRule | None:
+    def from_node(cls, node: dict[str, Any], context: SchemaContext) -> RequiredRule | None:
         required = node.get("required")
         if not context.judges_objects or not isinstance(required, list) or not context.draft.required_list:
             return None  # draft-03 marks a property required in its own schema instead
@@ -51,12 +51,12 @@ class RequiredRule:
             return True
         return fits
 
-    def _walker(self, worded: dict) -> Collect:
+    def _walker(self, worded: dict[str, Any]) -> Collect:
         """`collect`: each missing name in `required` order, then each null; `worded` holds
         findings worded at compile time, by name."""
         names, worded_for = self.names, worded.get
 
-        def collect(value: dict, path: tuple, found) -> None:
+        def collect(value: Any, path: tuple[Any, ...], found: Any) -> None:
             for name, refuses_null, types in names:
                 sent = value.get(name, NO_MEMBER)
                 if sent is NO_MEMBER:
@@ -78,11 +78,11 @@ class RequiredRule:
             object.__setattr__(self, "_walk", walk)  # made alike by any thread that races here
         return walk
 
-    def root_collect(self, word) -> Collect:
+    def root_collect(self, word: Callable[[tuple[Any, ...], str, dict[str, Any]], Any]) -> Collect:
         """`collect` at the root, where what is said of a missing argument depends on
         nothing sent: `word(path, code, facts)` words each at compile time (None where the
         table's words for the code may read more than is fixed)."""
-        worded = {}
+        worded: dict[str, Any] = {}
         for name, _, types in self.names:
             mismatch = word((name,), "missing", {"types": types})
             if mismatch is None:

@@ -10,7 +10,8 @@ searched, so a union of a thousand branches checks a value in the time of one.
 from __future__ import annotations
 
 from collections import Counter
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from attrs import field, frozen
 
@@ -34,14 +35,14 @@ class Discriminator:
     can belong to, by what it holds there."""
 
     name: str
-    by_literal: dict = field(eq=False)  # the text -> the one branch that fixes it
+    by_literal: dict[str, Any] = field(eq=False)  # the text -> the one branch that fixes it
 
-    def branch(self, value: dict) -> CompiledNode | None:
+    def branch(self, value: dict[str, Any]) -> CompiledNode | None:
         literal = value.get(self.name)
         return self.by_literal.get(literal) if type(literal) is str else None
 
 
-def discriminating(targets: list, const: bool) -> tuple[str, dict[str, int]] | None:
+def discriminating(targets: list[Any], const: bool) -> tuple[str, dict[str, int]] | None:
     """The property the object branches' schemas (`targets`, their refs followed) all fix,
     and the place of each branch by the text only it fixes there."""
     if len(targets) < 2:
@@ -60,7 +61,7 @@ def _literals(schema: object, const: bool) -> dict[str, str]:
     """Each property a schema fixes to one text: `const` (where the draft has it) or an
     `enum` of one member."""
     properties = schema.get("properties") if type(schema) is dict else None
-    found = {}
+    found: dict[str, str] = {}
     for name, each in properties.items() if type(properties) is dict else ():
         if type(each) is not dict:
             continue
@@ -85,8 +86,8 @@ class Union:
     json_kinds: tuple[frozenset[str], ...] = ()
     discriminator: Discriminator | None = None
     cast_order: tuple[int, ...] = ()  # the branches a cast tries, in order
-    by_kind: dict = field(init=False, eq=False, repr=False)  # kind -> the nodes made for it
-    json_holders: dict = field(init=False, eq=False, repr=False)  # kind -> indexes of branches
+    by_kind: dict[str | None, Any] = field(init=False, eq=False, repr=False)  # kind -> the nodes made for it
+    json_holders: dict[str | None, Any] = field(init=False, eq=False, repr=False)  # kind -> indexes of branches
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "by_kind", {kind: tuple(self.branches[index][1] for index in holders)
@@ -98,7 +99,7 @@ class Union:
         """The branches a value can belong to at all: those whose declared types are made
         for its kind (every other branch refuses it by its type); of several object
         branches, the one its discriminating constant names, if any."""
-        found = self.by_kind.get(kind_of(value), ())
+        found: tuple[CompiledNode, ...] = self.by_kind.get(kind_of(value), ())
         if len(found) > 1 and self.discriminator is not None and type(value) is dict:
             chosen = self.discriminator.branch(value)
             return found if chosen is None else (chosen,)
@@ -110,13 +111,13 @@ class Union:
         found = self.holders(value)
         return len(found) != 1 or found[0].fits(value)
 
-    def collect(self, value: object, path: tuple, found) -> None:
+    def collect(self, value: object, path: tuple[Any, ...], found: Any) -> None:
         if self.kind is not None and not self.kind.fits(value):
             self.kind.collect(value, path, found)
         elif len(holders := self.holders(value)) == 1 and not holders[0].fits(value):
             holders[0].collect(value, path, found)
 
-    def cast(self, value: object, caster) -> object:
+    def cast(self, value: object, caster: Any) -> object:
         """A value one branch can hold is cast by that branch. One no branch can hold is cast
         by the first branch whose cast it then fits exactly (for `oneOf`, that branch alone),
         of the first `CAST_TRIES` (see `cast_order`)."""
@@ -133,7 +134,7 @@ class Union:
         caster.note(False)
         return value
 
-    def _holds_only(self, chosen: int, value: object, caster) -> bool:
+    def _holds_only(self, chosen: int, value: object, caster: Any) -> bool:
         """Whether the branch at `chosen` holds the value exactly (for `oneOf`, it alone:
         by place, since equal branches share one compiled node; a branch whose types JSON
         Schema reads as refusing the value's kind cannot hold it). Each rival asked spends a
@@ -156,18 +157,18 @@ class Union:
         return True
 
 
-def _by_kind(kinds_per_branch) -> dict[str, tuple[int, ...]]:
+def _by_kind(kinds_per_branch: Sequence[frozenset[str]]) -> dict[str, tuple[int, ...]]:
     """Per kind of value, the places of the branches whose kinds hold it."""
     return {kind: tuple(index for index, kinds in enumerate(kinds_per_branch) if kind in kinds) for kind in BASE_KINDS}
 
 
-def _judging(natives: list) -> set[int]:
+def _judging(natives: Sequence[frozenset[str]]) -> set[int]:
     """The branches a value is judged by: each alone in holding some kind of value."""
     return {holders[0] for holders in _by_kind(natives).values() if len(holders) == 1}
 
 
-def _cast_order(schemas: list, triable: list[int], keyword: str, context: SchemaContext,
-                nodes: dict) -> tuple[int, ...]:
+def _cast_order(schemas: list[Any], triable: list[int], keyword: str, context: SchemaContext,
+                nodes: dict[int, CompiledNode]) -> tuple[int, ...]:
     """Of the branches at `triable`, the first `CAST_TRIES` whose nodes differ (equal plain
     branches share one), compiled into `nodes`."""
     order: list[int] = []
@@ -187,12 +188,12 @@ class UnionRule:
     """The value's kind must be admitted by a branch ("must be text or null"), and a value
     only one branch can hold is judged by that branch."""
 
-    codes: ClassVar = ("kind",)
-    facts: ClassVar = ()
+    codes: ClassVar[tuple[str, ...]] = ("kind",)
+    facts: ClassVar[tuple[str, ...]] = ()
     unions: tuple[Union, ...]
 
     @classmethod
-    def from_node(cls, node: dict, context: SchemaContext) -> UnionRule | None:
+    def from_node(cls, node: dict[str, Any], context: SchemaContext) -> UnionRule | None:
         if "anyOf" not in node and "oneOf" not in node:
             return None
         unions = [cls._union(node[keyword], keyword == "oneOf", context)
@@ -201,7 +202,7 @@ class UnionRule:
         return cls(tuple(unions)) if unions else None
 
     @staticmethod
-    def _union(schemas: list, one_of: bool, context: SchemaContext) -> Union:
+    def _union(schemas: list[Any], one_of: bool, context: SchemaContext) -> Union:
         """The union, its branches compiled only where a value can be judged or cast by one
         (a branch that is not alone in holding any kind of value, in a union of a thousand,
         is never asked)."""
@@ -238,10 +239,10 @@ class UnionRule:
     def fits(self, value: object) -> bool:
         return all(union.fits(value) for union in self.unions)
 
-    def collect(self, value: object, path: tuple, found) -> None:
+    def collect(self, value: object, path: tuple[Any, ...], found: Any) -> None:
         for union in self.unions:
             union.collect(value, path, found)
 
-    def cast(self, value: object, caster) -> object:
+    def cast(self, value: object, caster: Any) -> object:
         # Two unions beside each other are not cast below (see `compile.exact.casts_below`).
         return self.unions[0].cast(value, caster) if len(self.unions) == 1 else value

@@ -9,7 +9,7 @@ Needs the `mcp` extra. Every start holds the same pages, so a replay gives the s
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Any, Literal
 
 from ..extras import missing_extra
 
@@ -23,7 +23,7 @@ Status = Literal["draft", "review", "published"]
 
 server = MCPServer("turngate-demo", instructions="The pages of a small site, read and updated by uid.")
 
-PAGES: dict[int, dict] = {
+PAGES: dict[int, dict[str, Any]] = {
     42: {"uid": 42, "title": "Opening hours", "status": "published", "keywords": ["hours"],
          "translations": {"de": "Öffnungszeiten", "fr": "Horaires d'ouverture"}},
     43: {"uid": 43, "title": "Contact", "status": "published", "keywords": ["contact", "address"],
@@ -31,7 +31,7 @@ PAGES: dict[int, dict] = {
 }
 
 
-def _page(uid: int) -> dict:
+def _page(uid: int) -> dict[str, Any]:
     if uid not in PAGES:
         raise ValueError(f"there is no page {uid}")
     return PAGES[uid]

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from attrs import field, frozen
 
+from ..values.converters import as_tuple
 from ..extras import missing_extra
 from ..formats import mcp_calls
 from ..table.entries import Table
@@ -34,8 +35,8 @@ class GatedTurn:
     of the turn: the server's, or the gate's answer."""
 
     sent: bool
-    calls: tuple[Call, ...] = field(converter=tuple)
-    results: tuple[Any, ...] = field(converter=tuple)
+    calls: tuple[Call, ...] = field(converter=as_tuple)
+    results: tuple[Any, ...] = field(converter=as_tuple)
     verdict: TurnVerdict
 
 
@@ -44,6 +45,11 @@ class GatedSession:
     their `list_tools` and `call_tool`). `charge(call)` is called once per call actually
     sent, before it is sent: the host's external call budget, which may raise to stop the
     turn. With `telemetry`, each turn decided is reported to OpenTelemetry (gate "mcp")."""
+
+    session: Any
+    table: Table | str | None
+    charge: Callable[[Call], object] | None
+    telemetry: None | Telemetry
 
     def __init__(self, session: Any, table: Table | str | None = None,
                  charge: Callable[[Call], object] | None = None, telemetry: Telemetry | None = None):
@@ -54,7 +60,7 @@ class GatedSession:
 
     async def list_tools(self) -> tuple[Any, ...]:
         """The server's tools (every page), whose input schemas the gate now judges by."""
-        tools: list = []
+        tools: list[Any] = []
         cursor = None
         for _ in range(MOST_TOOL_PAGES):
             listed = await self._tools_page(cursor)
@@ -74,7 +80,7 @@ class GatedSession:
             return await self.session.list_tools(params=_mcp_types().PaginatedRequestParams(cursor=cursor))
         return await self.session.list_tools(cursor=cursor)
 
-    async def call_turn(self, calls: Iterable[Call | Mapping]) -> GatedTurn:
+    async def call_turn(self, calls: Iterable[Call | Mapping[str, Any]]) -> GatedTurn:
         """Gate a turn of `tools/call` params (`{"name", "arguments"}`, or JSON-RPC requests,
         or `engine.Call`s); send its calls only when every one fits. Calls without an id
         are known by their place in the turn: "call_1", "call_2", ..."""
@@ -92,7 +98,7 @@ class GatedSession:
         return GatedTurn(True, verdict.calls, results, verdict)
 
 
-def _refusals(turn: tuple[Call, ...], verdict: TurnVerdict) -> list:
+def _refusals(turn: tuple[Call, ...], verdict: TurnVerdict) -> list[Any]:
     """The gate's answer for each call of a refused turn; calls sharing an id share it."""
     results = [_mcp_types().CallToolResult.model_validate(result) for result in mcp_calls.answers(verdict)]
     by_id = {id_key(answer.call_id): result for answer, result in zip(verdict.answers, results)}

@@ -8,10 +8,14 @@ its own (`compile.compiled_table.CompiledTable`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from attrs import field, frozen
 
+from ..values.converters import as_tuple
 
-def _strings(items) -> tuple[str, ...]:
+
+def _strings(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(items)
 
 
@@ -81,13 +85,13 @@ class LimitEntry:
 @frozen
 class Table:
     name: str
-    skips: tuple[SkipEntry, ...] = field(converter=tuple, default=())
-    values: tuple[ValueEntry, ...] = field(converter=tuple, default=())
-    types: tuple[TypeEntry, ...] = field(converter=tuple, default=())
-    rules: tuple[RuleEntry, ...] = field(converter=tuple, default=())
-    messages: tuple[MessageEntry, ...] = field(converter=tuple, default=())
-    answers: tuple[AnswerEntry, ...] = field(converter=tuple, default=())
-    limits: tuple[LimitEntry, ...] = field(converter=tuple, default=())
+    skips: tuple[SkipEntry, ...] = field(converter=as_tuple, default=())
+    values: tuple[ValueEntry, ...] = field(converter=as_tuple, default=())
+    types: tuple[TypeEntry, ...] = field(converter=as_tuple, default=())
+    rules: tuple[RuleEntry, ...] = field(converter=as_tuple, default=())
+    messages: tuple[MessageEntry, ...] = field(converter=as_tuple, default=())
+    answers: tuple[AnswerEntry, ...] = field(converter=as_tuple, default=())
+    limits: tuple[LimitEntry, ...] = field(converter=as_tuple, default=())
 
     # Views of the entries, read where speed does not matter; the engine keeps its own.
 
@@ -105,7 +109,7 @@ class Table:
 
     @property
     def skip_keywords(self) -> frozenset[str]:
-        return frozenset(s.argument for s in self.skips if s.trigger == "keyword")
+        return frozenset(s.argument for s in self.skips if s.trigger == "keyword")  # type: ignore[misc]
 
     def messages_for(self, code: str) -> tuple[MessageEntry, ...]:
         """The messages of a code with the most guards first: the most specific that fits

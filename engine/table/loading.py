@@ -12,6 +12,7 @@ import stat
 import threading
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..values.quoting import quote_text
 from .entries import Table
@@ -38,7 +39,7 @@ def _shipped() -> tuple[tuple[str, Path], ...]:
     return ()
 
 
-_cache: dict[tuple, Table] = {}
+_cache: dict[tuple[Any, ...], Table] = {}
 _cache_lock = threading.Lock()
 
 
@@ -192,7 +193,7 @@ def _plain(item: object) -> object:
     return item.entry if isinstance(item, Placed) else item
 
 
-def _describe(key: tuple) -> str:
+def _describe(key: tuple[Any, ...]) -> str:
     category, name, *rest = key
     if category == "message" and rest and rest[0]:
         return f'message for "{name}" with {" ".join(rest[0])}'

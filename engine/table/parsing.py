@@ -5,12 +5,15 @@ and column of the entry at fault and say what is wrong in a sentence."""
 from __future__ import annotations
 
 import json
+from typing import Any
 import unicodedata
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
 from attrs import frozen
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
+from lark.tree import Meta
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, VisitError
 
 from .entries import AnswerEntry, LimitEntry, MessageEntry, RuleEntry, SkipEntry, TypeEntry, ValueEntry
@@ -35,7 +38,7 @@ class Header:
 
 @frozen
 class Drop:
-    key: tuple
+    key: tuple[Any, ...]
 
 
 @frozen
@@ -49,11 +52,11 @@ class Placed:
 
 @frozen
 class Sourced:
-    item: object
+    item: Any  # an entry, a header, a placed rule or a drop
     position: Position
 
 
-def entry_key(entry: object) -> tuple:
+def entry_key(entry: object) -> tuple[Any, ...]:
     """What a child table's entry replaces in its parent's."""
     if isinstance(entry, SkipEntry):
         return ("skip", entry.trigger, entry.argument)
@@ -80,7 +83,7 @@ MOST_DIGITS = 9
 
 def _text(token: Token, file: str) -> str:
     try:
-        text = json.loads(token)
+        text: str = json.loads(token)
     except json.JSONDecodeError:
         raise Position(file, token.line, token.column).error(
             "this quoted text has a broken escape (use \\\" for a quote, \\\\ for a backslash)"
@@ -100,64 +103,65 @@ def _number(token: Token, file: str) -> int:
 
 
 @v_args(meta=True)
-class _ToEntries(Transformer):
+class _ToEntries(Transformer[Token, Any]):
     """Parse tree -> `Sourced` domain objects; nothing of lark leaves this class."""
 
     def __init__(self, file: str):
         super().__init__()
         self.file = file
 
-    def _at(self, meta) -> Position:
+    def _at(self, meta: Meta) -> Position:
         return Position(self.file, meta.line, meta.column)
 
-    def start(self, meta, items):
+    def start(self, meta: Meta, items: list[Any]) -> list[Sourced]:
         return [entry for item in items for entry in (item if isinstance(item, list) else [item])]
 
-    def header(self, meta, children):
-        parent = children[1] if len(children) > 1 else None
+    def header(self, meta: Meta, children: list[Any]) -> Sourced:
+        parent: Token | None = children[1] if len(children) > 1 else None
         is_path = parent is not None and parent.type == "STRING"
-        parent_name = _text(parent, self.file) if is_path else (str(parent) if parent else None)
+        parent_name = _text(parent, self.file) if is_path else (str(parent) if parent else None)  # type: ignore[arg-type]
         return Sourced(Header(str(children[0]), parent_name, is_path), self._at(meta))
 
-    def skip(self, meta, children):
+    def skip(self, meta: Meta, children: list[Any]) -> list[Sourced]:
         trigger, arguments = str(children[0]), [_text(t, self.file) for t in children[1:]]
         entries = [SkipEntry(trigger, argument) for argument in arguments] or [SkipEntry(trigger)]
         return [Sourced(entry, self._at(meta)) for entry in entries]
 
-    def value(self, meta, children):
+    def value(self, meta: Meta, children: list[Any]) -> Sourced:
         return Sourced(ValueEntry(str(children[0]), _text(children[1], self.file)), self._at(meta))
 
-    def type(self, meta, children):
+    def type(self, meta: Meta, children: list[Any]) -> Sourced:
         name, phrase, native, *casts = children
         entry = TypeEntry(str(name), _text(phrase, self.file), str(native), [str(c) for c in casts])
         return Sourced(entry, self._at(meta))
 
-    def rule(self, meta, children):
+    def rule(self, meta: Meta, children: list[Any]) -> Sourced:
         name, kind, *rest = [str(c) for c in children]
         stops = bool(rest) and rest[0] == "stops"  # the STOPS token
         rest = rest[1:] if stops else rest
-        placed = Placed(RuleEntry(name, kind, stops), *(rest or [None, None]))
+        placed = Placed(RuleEntry(name, kind, stops), *(rest or [None, None]))  # type: ignore[list-item]
         return Sourced(placed, self._at(meta))
 
-    def message(self, meta, children):
+    def message(self, meta: Meta, children: list[Any]) -> Sourced:
         code, *guards, template = children
         entry = MessageEntry(str(code), _text(template, self.file), [str(g) for g in guards])
         return Sourced(entry, self._at(meta))
 
-    def answer(self, meta, children):
+    def answer(self, meta: Meta, children: list[Any]) -> Sourced:
         return Sourced(AnswerEntry(str(children[0]), _text(children[1], self.file)), self._at(meta))
 
-    def limit(self, meta, children):
+    def limit(self, meta: Meta, children: list[Any]) -> Sourced:
         return Sourced(LimitEntry(str(children[0]), _number(children[1], self.file)), self._at(meta))
 
-    def drop(self, meta, children):
+    def drop(self, meta: Meta, children: list[Any]) -> list[Sourced]:
         category, name, *rest = children
         guards = tuple(sorted(str(t) for t in rest if t.type == "NAME"))
         texts = [_text(t, self.file) for t in rest if t.type == "STRING"]
-        keys = {
+        by_category: dict[str, list[tuple[Any, ...]]] = {
             "skip": [("skip", str(name), text) for text in texts] or [("skip", str(name), None)],
             "message": [("message", str(name), guards)],
-        }.get(str(category), [(str(category), str(name))])
+        }
+        keys = by_category.get(str(category), [(str(category), str(name))])
         return [Sourced(Drop(key), self._at(meta)) for key in keys]
 
 
@@ -167,7 +171,7 @@ _WORDS = {"NAME": "a name", "STRING": "a quoted text", "INT": "a whole number",
           "DROPPED": "what to drop (skip, value, type, rule, message or answer)"}
 
 
-def _expected(names) -> str:
+def _expected(names: Iterable[str]) -> str:
     keywords = {t.name: t.pattern.value.removesuffix("\\b") for t in _parser().terminals}
     words = sorted({_WORDS.get(n) or f'"{keywords.get(n, n.lower())}"' for n in names})
     return words[0] if len(words) == 1 else "one of " + ", ".join(words)
@@ -193,7 +197,8 @@ def parse_table_file(path: Path, shown: str) -> list[Sourced]:
         raise TableError(shown, None, None, f"the table cannot be read ({error.__class__.__name__})") from None
     try:
         tree = _parser().parse(text)
-        return _ToEntries(shown).transform(tree)
+        entries: list[Sourced] = _ToEntries(shown).transform(tree)
+        return entries
     except UnexpectedInput as error:
         raise TableError(shown, error.line, error.column, _explain(error)) from None
     except VisitError as error:

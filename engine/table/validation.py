@@ -6,8 +6,9 @@ Each failure names the entry at fault (its file, line and column) and says what 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from string import Formatter
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from ..kinds.registry import RULE_KINDS
 from ..values.kinds import BASE_KINDS, REFINED_KINDS
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 _ALWAYS_SKIPPED = "not-object"
 
 
-def _quoted(items) -> str:
+def _quoted(items: Iterable[object]) -> str:
     return ", ".join(json.dumps(item) for item in items)
 
 
@@ -41,7 +42,7 @@ def check_table(name: str, merged: list[Sourced], file: str) -> Table:
     _check_messages(parts.get(MessageEntry, []), codes, limits["message-length"], top)
     _check_answers(parts.get(AnswerEntry, []), top)
 
-    def plain(kind: type) -> list:
+    def plain(kind: type) -> list[Any]:
         return [getattr(i.item, "entry", i.item) for i in parts.get(kind, [])]
 
     return Table(name, plain(SkipEntry), plain(ValueEntry), plain(TypeEntry), plain(RuleEntry),
@@ -105,7 +106,7 @@ def _check_rules(items: list[Sourced]) -> dict[str, Sourced]:
     return codes
 
 
-def _fields(template: str, item: Sourced) -> list[tuple[str, str]]:
+def _fields(template: str, item: Sourced) -> list[tuple[str, str | None]]:
     try:
         parsed = list(Formatter().parse(template))
     except ValueError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 from string import Formatter
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..kinds.registry import RULE_KINDS
 from ..values.kinds import KIND_BY_TYPE, kind_of
@@ -19,8 +19,11 @@ from ..values.quoting import ELLIPSIS, join_phrases, name_path, quote_any, quote
 from .entries import Table
 from .vocabulary import HOST_FACT_WIDTH, MESSAGE_TEXTS, MODEL_TEXTS
 
+if TYPE_CHECKING:
+    from ..kinds.verdict import Verdict
+
 #: `text(facts, path)`: one text of a message, or None when its facts were not reported.
-TextMaker = Callable[[dict, tuple], "str | None"]
+TextMaker = Callable[[dict[str, Any], tuple[Any, ...]], "str | None"]
 
 _ABSENT: object = object()
 _UNMADE: object = object()
@@ -40,12 +43,16 @@ class TableWords:
     """A table's sentences: each code's `Wording`, the phrases of its types and kinds of
     value, and its answers. Made once per table; the phrases it has made are kept."""
 
+    table: Table
+    length: int
+    answers: dict[str, str]
+
     def __init__(self, table: Table):
         self.table, self.length = table, table.limit["message-length"]
         self.answers = table.answer
         self._types = {entry.name: entry.phrase for entry in table.types}
         self._kinds = {entry.kind: entry.phrase for entry in table.values}
-        self._expected: dict[tuple, str] = {}
+        self._expected: dict[tuple[Any, ...], str] = {}
         self._sent_kinds: dict[object, str] = {}
         self._wordings: dict[str, Wording] = {}
 
@@ -79,7 +86,7 @@ class TableWords:
                  for key, value in facts.items()}
         return self.answers[name].format_map(texts)
 
-    def refusal(self, tool: str, verdict) -> str:
+    def refusal(self, tool: str, verdict: Verdict) -> str:
         """The answer to a refused call: the table's header, then one line per mismatch."""
         lines = [self.answer("refused", tool=tool)]
         lines += [self.answers["item"].format(message=m.message) for m in verdict.mismatches]
@@ -94,6 +101,8 @@ class Wording:
     needed, and the first message whose texts are all known is filled."""
 
     __slots__ = ("makers", "messages", "length", "_argument", "_decided")
+    makers: tuple[Callable[[dict[str, Any], tuple[Any, ...]], str | None], ...]
+    length: int
 
     def __init__(self, words: TableWords, code: str):
         self.length = words.length
@@ -101,7 +110,7 @@ class Wording:
         names: dict[str, int] = {}  # each text's place in the list a finding's texts are made into
         # Each message: its template, the texts it needs (guards and placeholders), and how
         # its placeholders' texts are picked from them.
-        self.messages: list[tuple[str, tuple[int, ...], Callable[[list], tuple], tuple[int, ...]]] = []
+        self.messages: list[tuple[str, tuple[int, ...], Callable[[list[Any]], tuple[Any, ...]], tuple[int, ...]]] = []
         for entry in words.table.messages_for(code):
             parsed = list(Formatter().parse(entry.template))
             template = "".join(literal.replace("%", "%%") + ("%s" if name is not None else "")
@@ -116,10 +125,10 @@ class Wording:
         # The argument's text, where the engine makes it from the path alone; and what
         # `decided` made, by types and kind of value.
         self._argument = names.get("argument") if "argument" not in hosted else None
-        self._decided: dict[tuple, tuple] = {}
+        self._decided: dict[tuple[Any, ...], tuple[str, str] | None] = {}
 
-    def __call__(self, facts: dict, path: tuple) -> str:
-        texts: list = [_UNMADE] * len(self.makers)
+    def __call__(self, facts: dict[str, Any], path: tuple[Any, ...]) -> str:
+        texts: list[Any] = [_UNMADE] * len(self.makers)
         chosen = self._chosen(texts, facts, path)
         if chosen is None:
             # Every text a host's fact should give was not reported: the plainest message,
@@ -130,7 +139,7 @@ class Wording:
         sentence = chosen[0] % chosen[2](texts)
         return self._finished(sentence) if len(sentence) > self.length or sentence[:1].islower() else sentence
 
-    def _chosen(self, texts: list, facts: dict, path: tuple) -> tuple | None:
+    def _chosen(self, texts: list[Any], facts: dict[str, Any], path: tuple[Any, ...]) -> tuple[Any, ...] | None:
         """The first message whose texts are all known, each text made into `texts` when
         first needed; None when none is."""
         makers = self.makers
@@ -145,7 +154,7 @@ class Wording:
                 return message
         return None
 
-    def decided(self, facts: dict, path: tuple) -> str:
+    def decided(self, facts: dict[str, Any], path: tuple[Any, ...]) -> str:
         """The sentence of a finding the schema alone decides (its facts: the declared types,
         and a list or an object sent, if any), as `wording(facts, path)` makes it. All but
         the argument's name is the same for each such finding of the same types and kind of
@@ -164,10 +173,10 @@ class Wording:
         sentence = before + self.makers[self._argument](facts, path) + after  # type: ignore[operator]
         return self._finished(sentence) if len(sentence) > self.length or sentence[:1].islower() else sentence
 
-    def _around_argument(self, facts: dict, path: tuple) -> tuple[str, str] | None:
+    def _around_argument(self, facts: dict[str, Any], path: tuple[Any, ...]) -> tuple[str, str] | None:
         """The sentence of a decided finding but for the argument's name, as the text before
         it and the text after it; None where the argument is not named exactly once."""
-        texts: list = [_UNMADE] * len(self.makers)
+        texts: list[Any] = [_UNMADE] * len(self.makers)
         texts[self._argument] = _ARGUMENT  # type: ignore[index]
         chosen = self._chosen(texts, facts, path)
         if chosen is None:
@@ -181,7 +190,7 @@ class Wording:
         return sentence[0].upper() + sentence[1:] if sentence[:1].islower() else sentence
 
 
-def _picker(fields: tuple[int, ...]) -> Callable[[list], tuple]:
+def _picker(fields: tuple[int, ...]) -> Callable[[list[Any]], tuple[Any, ...]]:
     """The texts a template's placeholders take, in order, from a finding's list of texts."""
     if len(fields) == 1:
         (field,) = fields
@@ -198,9 +207,9 @@ def text_maker(name: str, words: TableWords, hosted: set[str]) -> TextMaker:
     host = _host_text(name)
     if engine is None:
         return host
-    def host_else_engine(facts: dict, path: tuple) -> str | None:
+    def host_else_engine(facts: dict[str, Any], path: tuple[Any, ...]) -> str | None:
         text = host(facts, path)
-        return engine(facts, path) if text is None else text  # type: ignore[misc]
+        return engine(facts, path) if text is None else text
     return host_else_engine
 
 
@@ -231,7 +240,7 @@ def _engine_text(name: str, words: TableWords) -> TextMaker | None:
 
 def _host_text(name: str) -> TextMaker:
     """A fact a host's rule kind declares, quoted like a sent value."""
-    def text(facts: dict, path: tuple) -> str | None:
+    def text(facts: dict[str, Any], path: tuple[Any, ...]) -> str | None:
         other = facts.get(name)
         if other is None:
             return None

@@ -5,36 +5,46 @@ told apart."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from attrs import field, frozen
 
+from ..values.converters import as_tuple
 from ..compile.casting import Cast
 from ..kinds.verdict import Mismatch
+from ..values.jsonvalue import JSON
 from ..values.kinds import Unjudged, canonical_form
 
 
 @frozen
 class Call:
     """A tool call of the model: its id, the tool's name, and its arguments, decoded or as
-    the raw JSON text OpenAI-style APIs send (a `str` is always taken as raw text)."""
+    the raw JSON text OpenAI-style APIs send (a `str` is always taken as raw text). The id is
+    the JSON value the model sent (text in the OpenAI and Anthropic formats), never converted."""
 
-    id: object
+    id: JSON
     tool: str
-    arguments: object = field(factory=dict)
+    arguments: JSON = field(factory=dict)
+
+
+if TYPE_CHECKING:  # for annotations only: at run time such a call is a `Call`
+    class TextIdCall(Call):
+        """A call whose id is text, as the OpenAI and Anthropic formats read it."""
+
+        id: str
 
 
 @frozen
 class CallAnswer:
-    """The answer to one call of a refused turn."""
+    """The answer to one call of a refused turn; `call_id` is the call's id as it was sent."""
 
-    call_id: object
+    call_id: JSON
     tool: str
     status: str  # "refused" or "not-run"
     tool_refusal: str  # "arguments" (its own mismatch) or "turn" (a sibling's)
-    codes: tuple[str, ...] = field(converter=tuple)
+    codes: tuple[str, ...] = field(converter=as_tuple)
     text: str
-    mismatches: tuple[Mismatch, ...] = field(converter=tuple, default=())
+    mismatches: tuple[Mismatch, ...] = field(converter=as_tuple, default=())
     truncated: bool = False
     offered: bool = True  # whether `tool` names a tool that was offered (else it is the model's text)
 
@@ -51,10 +61,10 @@ class TurnVerdict(NamedTuple):
     made per turn, in a third of the time of a frozen attrs instance."""
 
     ok: bool
-    given: tuple[Call | Mapping, ...]
+    given: tuple[Call | Mapping[str, Any], ...]
     answers: tuple[CallAnswer, ...] = ()
     casts: tuple[Cast, ...] = ()
-    arguments: tuple = ()
+    arguments: tuple[Any, ...] = ()
 
     @property
     def calls(self) -> tuple[Call, ...]:
@@ -68,14 +78,14 @@ class TurnVerdict(NamedTuple):
                      for call, sent in zip(calls, arguments))
 
 
-def tool_name(item: Mapping) -> object:
+def tool_name(item: Mapping[str, Any]) -> object:
     """The tool a call given as a mapping names: its "tool", or else (absent or null) its
     "name". Every reading of a call takes its tool from here."""
     tool = item.get("tool")
     return item.get("name") if tool is None else tool
 
 
-def as_call(item: Call | Mapping) -> Call:
+def as_call(item: Call | Mapping[str, Any]) -> Call:
     """A `Call`, or a mapping with "id", "tool" (or "name") and "arguments". A call that
     names no tool as text is kept as it is, and refused when the turn is checked."""
     if isinstance(item, Call):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from ..check.schema import CompiledSchema, SchemaCache, resolve_table
 from ..compile.compiled_table import compiled_table
@@ -18,6 +18,7 @@ from ..kinds.verdict import Verdict, new_tuple
 from ..table.entries import Table
 from ..table.wording import TableWords
 from ..values.decoding import decode_json
+from ..values.jsonvalue import JSON
 from ..values.quoting import quote_any
 from ..values.shapes import described
 from ..values.stack import again_on_a_fresh_stack, on_a_fresh_stack
@@ -26,6 +27,7 @@ from .calls import Call, CallAnswer, TurnVerdict, as_call, id_key, tool_name
 from .tools import offered_tools
 
 if TYPE_CHECKING:
+    from typing import Callable
     from .telemetry import Telemetry
 
 
@@ -36,6 +38,12 @@ class Toolset:
 
     With `casts`, a turn that may run hands its calls on with the exact casts applied (see
     `compile.casting`); off by default, since ADR 246 rejected changing what tools receive."""
+
+    table: Table
+    casts: bool
+    words: TableWords
+    names: tuple[str, ...]
+    fits: dict[str, Callable[[object], bool]]
 
     def __init__(self, tools: object, table: Table | str | None = None,
                  cache: SchemaCache | None = None, casts: bool = False):
@@ -51,7 +59,7 @@ class Toolset:
 SHARED_CACHE = SchemaCache()
 
 
-def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | object,
+def check_turn(calls: Iterable[Call | Mapping[str, Any]], tools: Toolset | object,
                table: Table | str | None = None, casts: bool | None = None,
                telemetry: Telemetry | None = None) -> TurnVerdict:
     """The decision on a whole turn. `tools` is a `Toolset` compiled once for many turns, or
@@ -78,24 +86,25 @@ def check_turn(calls: Iterable[Call | Mapping], tools: Toolset | object,
         return again_on_a_fresh_stack(error, check_turn, given, tools, table, casts)
 
 
-def _decided(given: tuple, toolset: Toolset) -> TurnVerdict:
+def _decided(given: tuple[Any, ...], toolset: Toolset) -> TurnVerdict:
     """The turn looked at call by call: each decoded, checked and answered."""
     turn = tuple(as_call(item) for item in given)
     outcomes = [_check_call(call, toolset) for call in turn]
     repeated = _repeated_ids(turn)
     if not repeated and all(outcome is None or type(outcome) is Call for outcome in outcomes):
         decoded = tuple(call if outcome is None else outcome for call, outcome in zip(turn, outcomes))
-        return _cast_turn(decoded, toolset) if toolset.casts else TurnVerdict(True, decoded)
+        # Every outcome here is None or the call decoded (the test above).
+        return _cast_turn(decoded, toolset) if toolset.casts else TurnVerdict(True, decoded)  # type: ignore[arg-type]
     return TurnVerdict(False, turn, _answers(turn, outcomes, repeated, toolset))
 
 
-def _reported(telemetry: Telemetry, calls: Iterable[Call | Mapping], tools: Toolset | object,
+def _reported(telemetry: Telemetry, calls: Iterable[Call | Mapping[str, Any]], tools: Toolset | object,
               table: Table | str | None, casts: bool | None) -> TurnVerdict:
     # Apart from check_turn, whose locals would otherwise all be closure cells, each turn.
     return telemetry.decide(lambda: check_turn(calls, tools, table, casts))
 
 
-def _as_turn(calls: object) -> tuple:
+def _as_turn(calls: object) -> tuple[Any, ...]:
     if isinstance(calls, (Mapping, str, bytes)) or not isinstance(calls, Iterable):
         raise TypeError("check_turn takes the turn's calls (each a Call, or a mapping with \"id\", \"tool\" and "
                         f"\"arguments\"); this is {_described(calls)}: read a model's message with its format's "
@@ -110,7 +119,7 @@ def _described(value: object) -> str:
     return described(value)
 
 
-def _fits_as_given(turn: tuple, toolset: Toolset) -> tuple | None:
+def _fits_as_given(turn: tuple[Any, ...], toolset: Toolset) -> tuple[Any, ...] | None:
     """The common turn, decided without building anything: when every call names an offered
     tool, sends decoded arguments that fit, and has an id of its own, () (the turn is taken
     as given); else None, and the turn is looked at call by call. A turn that sends some
@@ -136,12 +145,14 @@ def _fits_as_given(turn: tuple, toolset: Toolset) -> tuple | None:
     return () if len(ids) == len(turn) else None
 
 
-def _fits_once_decoded(turn: tuple, toolset: Toolset) -> tuple | None:
+def _fits_once_decoded(turn: tuple[Any, ...], toolset: Toolset) -> tuple[Any, ...] | None:
     """As `_fits_as_given`, each text decoded once: each call's arguments as the tools
     receive them, or None."""
     fits_for = toolset.fits
     ids = set()
     received = []
+    tool: object
+    arguments: Any
     for item in turn:
         if type(item) is Call:
             tool, arguments, call_id = item.tool, item.arguments, item.id
@@ -163,7 +174,7 @@ def _fits_once_decoded(turn: tuple, toolset: Toolset) -> tuple | None:
     return tuple(received) if len(ids) == len(turn) else None
 
 
-_NONE: dict = {}  # no arguments sent: checked, never changed, never handed on
+_NONE: dict[str, Any] = {}  # no arguments sent: checked, never changed, never handed on
 _UNDECODED: object = object()
 
 
@@ -182,7 +193,7 @@ def _check_call(call: Call, toolset: Toolset) -> Call | Verdict | CallAnswer | N
     compiled = toolset.compiled.get(call.tool)
     if compiled is None:
         return _unknown_tool(call, toolset)
-    arguments = call.arguments
+    arguments: Any = call.arguments
     if type(arguments) is str:
         arguments = decode_arguments(call, toolset.words)
         if isinstance(arguments, CallAnswer):
@@ -193,7 +204,7 @@ def _check_call(call: Call, toolset: Toolset) -> Call | Verdict | CallAnswer | N
     return None if arguments is call.arguments else Call(call.id, call.tool, arguments)
 
 
-def decode_arguments(call: Call, words: TableWords) -> object:
+def decode_arguments(call: Call, words: TableWords) -> JSON | CallAnswer:
     """The arguments decoded from raw JSON text, or the call's refusal. Blank text is no
     arguments: some clients send "" for a tool that takes none."""
     text: str = call.arguments  # type: ignore[assignment]
@@ -229,9 +240,9 @@ def _refused(call: Call, words: TableWords, answer: str, offered: bool = True, *
     return CallAnswer(call.id, tool, "refused", "arguments", (code,), text, offered=offered)
 
 
-def _repeated_ids(turn: tuple[Call, ...]) -> set:
-    seen: set = set()
-    repeated: set = set()
+def _repeated_ids(turn: tuple[Call, ...]) -> set[Any]:
+    seen: set[Any] = set()
+    repeated: set[Any] = set()
     for call in turn:
         key = id_key(call.id)
         if key in seen:
@@ -240,10 +251,10 @@ def _repeated_ids(turn: tuple[Call, ...]) -> set:
     return repeated
 
 
-def _answers(turn, outcomes, repeated: set, toolset: Toolset) -> tuple[CallAnswer, ...]:
+def _answers(turn: tuple[Call, ...], outcomes: list[Any], repeated: set[Any], toolset: Toolset) -> tuple[CallAnswer, ...]:
     words, compiled = toolset.words, toolset.compiled
     answers: list[CallAnswer] = []
-    answered: set = set()
+    answered: set[Any] = set()
     for call, outcome in zip(turn, outcomes):
         key = id_key(call.id)
         if key in answered:

@@ -9,10 +9,11 @@ calls, runs them, appends them to the history and records the steps.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Protocol
+from typing import Any, Iterable, Mapping, Protocol
 
 from attrs import evolve, field, frozen
 
+from ..values.converters import as_tuple
 from ..compile.casting import Cast
 from ..table.entries import Table
 from ..values.quoting import path_text
@@ -48,12 +49,19 @@ class TurnOutcome:
     text), and the steps recorded for it."""
 
     ran: bool
-    answers: tuple[tuple[object, object], ...] = field(converter=tuple)
-    steps: tuple[RunStep, ...] = field(converter=tuple)
+    answers: tuple[tuple[object, object], ...] = field(converter=as_tuple)
+    steps: tuple[RunStep, ...] = field(converter=as_tuple)
 
 
 class Loop:
     """Turns of one run, gated against the tools offered, with the host's hooks."""
+
+    tools: dict[str, Tool]
+    toolset: Toolset
+    hooks: Hooks
+    privacy: str
+    casts: bool
+    turns: int
 
     def __init__(self, tools: Iterable[Tool], hooks: Hooks, table: Table | str | None = None,
                  privacy: str = "full", casts: bool = False):
@@ -63,7 +71,7 @@ class Loop:
         self.turns = 0
         self.steps: list[RunStep] = []
 
-    def run_turn(self, calls: Iterable[Call | Mapping]) -> TurnOutcome:
+    def run_turn(self, calls: Iterable[Call | Mapping[str, Any]]) -> TurnOutcome:
         self.turns += 1
         verdict = check_turn(calls, self.toolset, casts=self.casts)
         if not verdict.ok:

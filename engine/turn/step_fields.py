@@ -4,7 +4,7 @@ sentence (`"turn" is missing.`, `"status" must be one of "ok", ..., not "done".`
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ..values.quoting import escaped, quote_any, quote_text
 from ..values.shapes import described
@@ -28,11 +28,11 @@ def _list_of_text(value: object) -> bool:
     return type(value) is list and all(type(item) is str for item in value)
 
 
-def _one_of(allowed: tuple) -> Callable[[object], bool]:
+def _one_of(allowed: tuple[Any, ...]) -> Callable[[object], bool]:
     return lambda value: any(value is choice or (type(value) is str and value == choice) for choice in allowed)
 
 
-def _listed(choices: tuple) -> str:
+def _listed(choices: tuple[Any, ...]) -> str:
     return "one of " + ", ".join("null" if choice is None else f'"{choice}"' for choice in choices)
 
 

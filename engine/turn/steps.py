@@ -10,11 +10,12 @@ the model's text, and `sent` its value).
 from __future__ import annotations
 
 import json
-from typing import IO, Any, Iterable
+from typing import IO, Any, Callable, Iterable
 
-from attrs import evolve, field, frozen
+from attrs import Attribute, evolve, field, frozen
 from cattrs.gen import make_dict_unstructure_fn, override
 
+from ..values.converters import as_tuple
 from ..check.convert import converter, from_data, to_data
 from ..values.decoding import decode_json
 from ..values.encoding import encode_json
@@ -23,8 +24,8 @@ from .calls import TurnVerdict
 from .step_fields import FIELDS, PRIVACY_LEVELS, REFUSALS, STATUSES, step_problem
 
 
-def _one_of(allowed: tuple):
-    def validate(_, attribute, value) -> None:
+def _one_of(allowed: tuple[Any, ...]) -> Callable[[object, Attribute[Any], object], None]:
+    def validate(_: object, attribute: Attribute[Any], value: object) -> None:
         if value not in allowed:
             raise ValueError(f"{attribute.name} is one of {', '.join(map(quote_any, allowed))}, not {quote_any(value)}")
     return validate
@@ -39,16 +40,16 @@ class RunStep:
     tool: str | None  # None: a tool that was not offered, at metadata-only (the name is the model's text)
     status: str = field(validator=_one_of(STATUSES))
     tool_refusal: str | None = field(default=None, validator=_one_of(REFUSALS))
-    codes: tuple[str, ...] = field(converter=tuple, default=())
+    codes: tuple[str, ...] = field(converter=as_tuple, default=())
     call_id: str | int | None = None
     text: str | None = None
     privacy: str = field(default="full", validator=_one_of(PRIVACY_LEVELS))
-    casts: tuple[str, ...] = field(converter=tuple, default=())  # arguments a cast changed
+    casts: tuple[str, ...] = field(converter=as_tuple, default=())  # arguments a cast changed
     cast_count: int = 0
     judged: bool = True  # False: the call ran without being judged (no schema was at hand)
     #: Each mismatch's facts, as `Mismatch.facts()` gives them (at metadata-only, code and
     #: expected): read from the mismatches the codes are, so steps compare without them.
-    facts: tuple[dict[str, Any], ...] = field(converter=tuple, default=(), eq=False)
+    facts: tuple[dict[str, Any], ...] = field(converter=as_tuple, default=(), eq=False)
 
     def at_privacy(self, privacy: str) -> RunStep:
         """This step as kept at `privacy`: metadata-only drops the call id, the text and the
@@ -82,7 +83,7 @@ def step_id(call_id: object) -> str | int | None:
     anything else as its JSON text (`true`, `1.5`), or where JSON cannot write it, a text
     that says so."""
     if call_id is None or type(call_id) in (str, int):
-        return call_id
+        return call_id  # type: ignore[return-value]
     try:
         return encode_json(call_id)
     except (TypeError, ValueError, RecursionError):  # not JSON: a host's own object
@@ -119,7 +120,7 @@ def read_step(data: object) -> RunStep:
     problem = step_problem(data)
     if problem is None:
         try:
-            return from_data({name: data[name] for name in FIELDS if name in data}, RunStep)  # type: ignore[index]
+            return from_data({name: data[name] for name in FIELDS if name in data}, RunStep)  # type: ignore[index, operator]
         except Exception:  # noqa: BLE001  (cattrs raises several kinds; the checks above let none through)
             problem = "its fields do not make a step."
     raise ValueError(problem)

@@ -5,6 +5,8 @@ told apart by their shape. Each format's module reads its own shape with these f
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from collections.abc import Mapping
 
 from ..values.shapes import (
@@ -41,7 +43,7 @@ def offered_tools(tools: object) -> dict[str, object]:
     raise TypeError(f"a toolset is made of {ACCEPTED}; this is {_described(tools)}.")
 
 
-def _is_tools_list_result(data: Mapping) -> bool:
+def _is_tools_list_result(data: Mapping[str, Any]) -> bool:
     """Whether a mapping is an MCP `tools/list` result rather than tool names and schemas: its
     "tools" lists tools (objects with a "name" and an "inputSchema"), and none of its other
     members could be a schema (an object or a boolean) but `_meta`. A tool may be named
@@ -54,7 +56,7 @@ def _is_tools_list_result(data: Mapping) -> bool:
     return not any(isinstance(value, (Mapping, bool)) for key, value in data.items() if key not in ("tools", "_meta"))
 
 
-def _reader_for(tools: list | tuple):
+def _reader_for(tools: list[Any] | tuple[Any, ...]) -> Callable[[Any], dict[str, object]] | None:
     """The reader of a list's shape, from the first tool that tells it."""
     for tool in tools:
         if not isinstance(tool, Mapping):

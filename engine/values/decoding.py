@@ -10,6 +10,10 @@ import json
 import re
 from decimal import Decimal
 from itertools import accumulate
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .jsonvalue import JSON
 
 #: Python turns at most this many digits into an int at once (`sys.get_int_max_str_digits`).
 DIGITS_AT_ONCE = 4000
@@ -20,7 +24,8 @@ def any_size_integer(digits: str) -> int:
         return int(digits)
     sign, digits = (-1, digits[1:]) if digits[0] == "-" else (1, digits)
     half = len(digits) // 2
-    return sign * (any_size_integer(digits[:half]) * 10 ** (len(digits) - half) + any_size_integer(digits[half:]))
+    scale: int = 10 ** (len(digits) - half)
+    return sign * (any_size_integer(digits[:half]) * scale + any_size_integer(digits[half:]))
 
 
 class _Unreadable(ValueError):
@@ -74,7 +79,7 @@ def _number(text: str) -> float | int:
 #: `json.loads` makes: on the short texts of a call's arguments, those cost about as much
 #: as the scan itself.
 _DECODER = json.JSONDecoder(parse_constant=_refused_constant, parse_float=_number)
-_scan_value = _DECODER.scan_once
+_scan_value = _DECODER.scan_once  # type: ignore[attr-defined]
 _LONG_DECODER = json.JSONDecoder(parse_constant=_refused_constant, parse_float=_number, parse_int=any_size_integer)
 #: A string, or one of the names Python's `json` reads where JSON has none.
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
@@ -90,7 +95,7 @@ _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|([\[\]{}])', re.DOTALL)
 
 
-def decode_json(text: str) -> object:
+def decode_json(text: str) -> JSON:
     """JSON text decoded, whatever the size of its integers (raises `json.JSONDecodeError`,
     also for `NaN` and `Infinity`, which are not JSON, for a number too large for a float
     that is not an integer of at most `MOST_DIGITS_OF_A_LARGE_NUMBER` digits, and for text
@@ -111,7 +116,8 @@ def _nested_too_deeply(text: str) -> bool:
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > MOST_NESTING
 
 
-def _decoded(text: str) -> object:
+def _decoded(text: str) -> JSON:
+    value: JSON
     try:
         value, end = _scan_value(text, 0)
         if end == len(text):
@@ -121,11 +127,11 @@ def _decoded(text: str) -> object:
     except (StopIteration, ValueError):
         pass  # white space around the value, or no value: json.loads reads it, or says why not
     try:
-        return _DECODER.decode(text)
+        return _DECODER.decode(text)  # type: ignore[no-any-return]
     except (json.JSONDecodeError, _Unreadable):
         raise
     except ValueError:  # an integer of more digits than Python reads at once
-        return _LONG_DECODER.decode(text)
+        return _LONG_DECODER.decode(text)  # type: ignore[no-any-return]
 
 
 def integer_text(number: int) -> str:

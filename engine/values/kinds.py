@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from .decoding import decode_json
 from .stack import on_a_fresh_stack
@@ -70,7 +71,7 @@ def loose_form(value: object) -> object:
     return _scalar_text(value, kind)
 
 
-def _scalar_text(value: object, kind: str | None) -> str | tuple:
+def _scalar_text(value: object, kind: str | None) -> str | tuple[Any, ...]:
     if kind == "null":
         return "null"
     if kind == "boolean":
@@ -80,7 +81,7 @@ def _scalar_text(value: object, kind: str | None) -> str | tuple:
     raise Unjudged
 
 
-def _number_text(number: int | float) -> str | tuple:
+def _number_text(number: int | float) -> str | tuple[Any, ...]:
     if isinstance(number, float):
         if math.isfinite(number) and number.is_integer():
             number = int(number)
@@ -112,9 +113,9 @@ def _canonical(value: object, depth: int) -> object:
         raise Unjudged
     kind = kind_of(value)
     if kind == "list":
-        return ("list", tuple(_canonical(item, depth - 1) for item in value))  # type: ignore[union-attr]
+        return ("list", tuple(_canonical(item, depth - 1) for item in value))  # type: ignore[attr-defined]
     if kind == "object":
-        items = value.items()  # type: ignore[union-attr]
+        items = value.items()  # type: ignore[attr-defined]
         if not all(type(key) is str for key, _ in items):
             raise Unjudged
         return ("object", frozenset((key, _canonical(item, depth - 1)) for key, item in items))
@@ -158,7 +159,7 @@ def text_json(text: str) -> object:
     return decoded if isinstance(decoded, (dict, list)) else None
 
 
-def _is_whole_number(value) -> bool:
+def _is_whole_number(value: int | float) -> bool:
     return isinstance(value, int) or (math.isfinite(value) and value.is_integer())
 
 

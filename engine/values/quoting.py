@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from typing import Iterable
+from typing import Any, Iterable
 
 from .decoding import integer_text
 from .kinds import kind_of
@@ -118,7 +118,7 @@ def _brief(value: object, depth: int) -> str:
         inner = ", ".join(_brief(item, depth - 1) for item in list(value)[:4]) if depth else "…"  # type: ignore[call-overload]
         return f"[{inner}]"
     if kind_of(value) == "object":
-        items = list(value.items())[:4] if depth else []  # type: ignore[union-attr]
+        items = list(value.items())[:4] if depth else []  # type: ignore[attr-defined]
         inner = ", ".join(f"{quote_text(k, 20) if type(k) is str else quote_any(k, 20)}: {_brief(v, depth - 1)}"
                           for k, v in items)
         return "{" + (inner if depth else "…") + "}"
@@ -133,7 +133,7 @@ def quote_list(values: Iterable[object], width: int) -> str:
         found = _QUOTED_LISTS.by_identity.get((id(values), width))
         if found is not None and found[0] is values:
             return found[1]
-        return _QUOTED_LISTS.quoted(values, width)  # type: ignore[arg-type]
+        return _QUOTED_LISTS.quoted(values, width)
     values = tuple(values)
     return _quote_list(values[: width // 3 + 2], len(values), width)
 
@@ -146,9 +146,9 @@ class QuotedLists:
     SIZE = 4096
 
     def __init__(self) -> None:
-        self.by_identity: dict[tuple[int, int], tuple[tuple, str]] = {}
+        self.by_identity: dict[tuple[int, int], tuple[tuple[Any, ...], str]] = {}
 
-    def quoted(self, values: tuple, width: int) -> str:
+    def quoted(self, values: tuple[Any, ...], width: int) -> str:
         """The text of a tuple not quoted yet (`quote_list` looks in `by_identity` first)."""
         # each value shown takes a character and a ", " at least: the rest are only counted
         text = _quote_list(values[: width // 3 + 2], len(values), width)
@@ -165,7 +165,7 @@ class QuotedLists:
 _QUOTED_LISTS = QuotedLists()
 
 
-def _quote_list(head: tuple, total: int, width: int) -> str:
+def _quote_list(head: tuple[Any, ...], total: int, width: int) -> str:
     """The first values quoted until `width` is reached, then how many there are in all."""
     quoted: list[str] = []
     for index, value in enumerate(head):
@@ -178,7 +178,7 @@ def _quote_list(head: tuple, total: int, width: int) -> str:
     return ", ".join(quoted)
 
 
-def name_path(path: tuple, width: int) -> str:
+def name_path(path: tuple[Any, ...], width: int) -> str:
     """The argument a path leads to, as a message names it: "elements[2].uid"."""
     if not path:
         return "the arguments"
@@ -187,7 +187,7 @@ def name_path(path: tuple, width: int) -> str:
     return quote_text(path_text(path), width, keep_end=True)
 
 
-def path_text(path: tuple) -> str:
+def path_text(path: tuple[Any, ...]) -> str:
     """A path as text, unquoted: `elements[2].uid`, `fields['a.b']`; each name cut at 100
     characters."""
     if len(path) == 1 and type(path[0]) is str and path[0].isidentifier() and len(path[0]) <= 100:

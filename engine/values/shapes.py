@@ -5,7 +5,8 @@ An SDK's objects are read as the plain data they dump to.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from attrs import frozen
 
@@ -60,44 +61,44 @@ class Place:
         return FormatError(f"{self.path} {problem}.")
 
 
-def as_object(value: object, place: Place) -> Mapping:
+def as_object(value: object, place: Place) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise place.error(f"is {described(value)}, not an object")
     return value
 
 
-def as_list(value: object, place: Place) -> list | tuple:
+def as_list(value: object, place: Place) -> list[Any] | tuple[Any, ...]:
     if not isinstance(value, (list, tuple)):
         raise place.error(f"is {described(value)}, not a list")
     return value
 
 
-def member(data: Mapping, name: str, place: Place) -> object:
+def member(data: Mapping[str, Any], name: str, place: Place) -> Any:
     """A member that must be there (null counts as there)."""
     if name not in data:
         raise place.error(f'has no "{name}"')
     return data[name]
 
 
-def text_member(data: Mapping, name: str, place: Place) -> str:
+def text_member(data: Mapping[str, Any], name: str, place: Place) -> str:
     value = member(data, name, place)
     if not isinstance(value, str):
         raise place.key(name).error(f"is {described(value)}, not text")
     return value
 
 
-def object_member(data: Mapping, name: str, place: Place) -> Mapping:
+def object_member(data: Mapping[str, Any], name: str, place: Place) -> Mapping[str, Any]:
     return as_object(member(data, name, place), place.key(name))
 
 
-def list_member(data: Mapping, name: str, place: Place, *, optional: bool = False) -> list | tuple:
+def list_member(data: Mapping[str, Any], name: str, place: Place, *, optional: bool = False) -> list[Any] | tuple[Any, ...]:
     """A list member; an optional one may be absent or null, which reads as empty."""
     if optional and data.get(name) is None:
         return ()
     return as_list(member(data, name, place), place.key(name))
 
 
-def objects(items: list | tuple, place: Place):
+def objects(items: list[Any] | tuple[Any, ...], place: Place) -> Iterator[tuple[Mapping[str, Any], Place]]:
     """Each item of a list that must hold objects, with its place."""
     for number, item in enumerate(items):
         yield as_object(item, place.index(number)), place.index(number)
@@ -115,7 +116,7 @@ def tool_schemas(named: list[tuple[str, object, Place]]) -> dict[str, object]:
     return schemas
 
 
-def assistant_message(message: object, place: Place) -> Mapping:
+def assistant_message(message: object, place: Place) -> Mapping[str, Any]:
     """A message that may hold tool calls: an object whose role, if given, is "assistant"."""
     message = as_object(message, place)
     role = message.get("role", "assistant")

@@ -9,7 +9,7 @@ of findings, so a check's search is bounded too.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable
 
 #: Names longer than this are not compared: the model did not mistype them.
 LONGEST_COMPARED = 64
@@ -39,6 +39,7 @@ class Suggester:
     """The allowed names by folded length, each read into its pattern when first compared."""
 
     __slots__ = ("_by_length", "_by_folded", "_patterns", "_lengths_for", "compared")
+    compared: int
 
     def __init__(self, allowed: tuple[str, ...]):
         self._by_length: dict[int, list[tuple[int, str, str, frozenset[str]]]] = {}
@@ -95,7 +96,7 @@ class Suggester:
         return pattern
 
 
-def _nearest_lengths(size: int, by_length: dict) -> tuple[int, ...]:
+def _nearest_lengths(size: int, by_length: dict[int, Any]) -> tuple[int, ...]:
     """The lengths of allowed names within the edits a name of `size` may differ by, nearest
     to `size` first (shorter first among equals)."""
     near = [length for length in by_length if abs(size - length) <= max(1, size // 3)]

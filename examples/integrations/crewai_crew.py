@@ -5,12 +5,12 @@ scripted BaseLLM plays the model, and CrewAI's telemetry is off. Needs
 import json
 import os
 import sys
-from typing import Literal
+from typing import Any, Literal
 
 os.environ.update(CREWAI_DISABLE_TELEMETRY="true", CREWAI_TRACING_ENABLED="false")
 
-from crewai import Agent, Crew, Task
-from crewai.hooks import before_tool_call
+from crewai import Agent, Crew, CrewOutput, Task
+from crewai.hooks import ToolCallHookContext, before_tool_call
 from crewai.llms.base_llm import BaseLLM
 from crewai.tools import tool
 
@@ -20,17 +20,17 @@ from turngate import dump_steps
 class ScriptedModel(BaseLLM):
     """Plays the model: a turn of tool calls, another, then its final answer."""
 
-    turns: list = [[("call_1", "update_page", {"uid": 42, "status": "archived"})],
+    turns: list[Any] = [[("call_1", "update_page", {"uid": 42, "status": "archived"})],
                    [("call_2", "update_page", {"uid": 42, "title": "Opening hours", "status": "review"})],
                    "Done."]
 
-    def call(self, messages, tools=None, **options):
+    def call(self, messages: Any, *args: Any, **options: Any) -> Any:
         turn = self.turns.pop(0)
         return turn if isinstance(turn, str) else [
             {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
             for call_id, name, arguments in turn]
 
-    def supports_function_calling(self):
+    def supports_function_calling(self) -> bool:
         return True
 
 
@@ -41,7 +41,7 @@ def update_page(uid: int, title: str, status: Literal["draft", "review", "publis
 
 
 @before_tool_call(tools=["update_page"])
-def ask_a_person(context):
+def ask_a_person(context: ToolCallHookContext) -> None:
     print("Approval asked for:", context.tool_input)  # a host would call context.request_human_input(...)
     return None
 
@@ -56,6 +56,7 @@ gate = TurnGate(record=lambda step: dump_steps([step], sys.stdout))
 crew = gate.crew(Crew(agents=[editor], tasks=[task]))
 result = crew.kickoff()
 
+assert isinstance(result, CrewOutput)  # not a streaming crew
 for message in result.tasks_output[0].messages[2:]:
     print(f"{message['role']:>10}: {message.get('content') or message.get('tool_calls')}")
 print(result.raw)

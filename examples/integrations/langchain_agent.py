@@ -1,13 +1,17 @@
 """A LangChain agent gated by turngate: the model's bad first turn runs nothing and asks no
 approval; its next turn is put to a person as usual. Offline: a scripted model. Needs
 `pip install 'turngate[langchain]'`."""
+from __future__ import annotations
+
 import sys
-from typing import Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from langchain.agents.middleware import HumanInTheLoopMiddleware
+from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
-from langchain_core.tools import tool
+from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
@@ -15,7 +19,7 @@ from turngate import dump_steps
 from turngate.integrations.langchain import gated_agent
 
 
-def review(model, update_page) -> None:
+def review(model: BaseChatModel, update_page: BaseTool) -> None:
     agent = gated_agent(model, [update_page], middleware=[HumanInTheLoopMiddleware(interrupt_on={"update_page": True})],
                         checkpointer=InMemorySaver(), record=lambda step: dump_steps([step], sys.stdout))
     config = {"configurable": {"thread_id": "1"}}
@@ -33,11 +37,11 @@ def update_page(uid: int, title: str, status: Literal["draft", "review", "publis
 
 
 class ScriptedModel(GenericFakeChatModel):
-    def bind_tools(self, tools, **options):  # the script's calls name the tools already
+    def bind_tools(self, tools: Sequence[Any], **options: Any) -> ScriptedModel:  # the script's calls name the tools already
         return self
 
 
-def turn(call_id, **args):
+def turn(call_id: str, **args: object) -> AIMessage:
     return AIMessage("", tool_calls=[{"id": call_id, "name": "update_page", "args": args}])
 
 

@@ -1,20 +1,24 @@
 """A LangGraph graph built by hand, with turngate's gate node between the model and the tools:
 the bad turn goes back to the model with its answer, and the next turn runs. Offline: a
 scripted model. Needs `pip install 'turngate[langgraph]'`."""
-import sys
-from typing import Literal
+from __future__ import annotations
 
+import sys
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
-from langchain_core.tools import tool
+from langchain_core.tools import BaseTool, tool
 from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 
 from turngate import dump_steps
 from turngate.integrations.langgraph import turn_gate_node
 
 
-def gated_graph(model, update_page):
+def gated_graph(model: BaseChatModel, update_page: BaseTool) -> CompiledStateGraph[Any, Any, Any, Any]:
     graph = StateGraph(MessagesState)
     graph.add_node("model", lambda state: {"messages": [model.invoke(state["messages"])]})
     graph.add_node("gate", turn_gate_node([update_page], record=lambda step: dump_steps([step], sys.stdout)),
@@ -32,7 +36,7 @@ def update_page(uid: int, title: str, status: Literal["draft", "review", "publis
     return f"Page {uid} is now {title!r}, {status}."
 
 
-def turn(call_id, **args):
+def turn(call_id: str, **args: object) -> AIMessage:
     return AIMessage("", tool_calls=[{"id": call_id, "name": "update_page", "args": args}])
 
 

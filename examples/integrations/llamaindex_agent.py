@@ -3,24 +3,29 @@ nothing of it runs and no approval is asked; the next turn's approval is. Offlin
 llama-index-core's MockFunctionCallingLLM plays the model. Needs `pip install 'turngate[llamaindex]'`."""
 import asyncio
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
+from llama_index.core.llms.function_calling import FunctionCallingLLM
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.workflow import Context, HumanResponseEvent, InputRequiredEvent
+
+#: A tool's function: awaited with the workflow's context and the call's arguments.
+AsyncFn = Callable[..., Awaitable[str]]
 
 from turngate import dump_steps
 from turngate.integrations.llamaindex import GatedFunctionAgent, TurnGate
 
 
-async def review(llm, update_page) -> None:
+async def review(llm: FunctionCallingLLM, update_page: AsyncFn) -> None:
     gate = TurnGate(record=lambda step: dump_steps([step], sys.stdout))
     agent = GatedFunctionAgent(tools=[update_page], llm=llm, gate=gate)
     handler = agent.run(user_msg="Put page 42 up for review.")
     async for event in handler.stream_events():
-        if isinstance(event, InputRequiredEvent):
+        if isinstance(event, ApprovalAsked):
             print("Approval asked for:", event.arguments)
-            handler.ctx.send_event(HumanResponseEvent(response="yes"))
+            handler.ctx.send_event(Approval(response="yes"))
     result = await handler
     memory = await handler.ctx.store.get("memory")
     for message in await memory.aget():
@@ -28,10 +33,21 @@ async def review(llm, update_page) -> None:
     print("Result:", result)
 
 
+class ApprovalAsked(InputRequiredEvent):
+    """A person is asked to approve a call (LlamaIndex's input event, its fields declared)."""
+
+    prefix: str
+    arguments: dict[str, object]
+
+
+class Approval(HumanResponseEvent):
+    response: str
+
+
 async def update_page(ctx: Context, uid: int, title: str, status: Literal["draft", "review", "published"]) -> str:
     """Change a page's title and status, once a person approves."""
-    asked = InputRequiredEvent(prefix="Approve?", arguments={"uid": uid, "title": title, "status": status})
-    await ctx.wait_for_event(HumanResponseEvent, waiter_event=asked, waiter_id=f"update_page {uid}")
+    asked = ApprovalAsked(prefix="Approve?", arguments={"uid": uid, "title": title, "status": status})
+    await ctx.wait_for_event(Approval, waiter_event=asked, waiter_id=f"update_page {uid}")
     return f"Page {uid} is now {title!r}, {status}."
 
 

@@ -1,18 +1,20 @@
 """An OpenAI Agents SDK run gated by turngate: the model's first turn has a bad call, so nothing
 of it runs and no approval is asked; the next turn's approval is asked as usual. Offline: the
 SDK's own ScriptedModel, tracing off. Needs `pip install 'turngate[openai-agents]'`."""
+from __future__ import annotations
+
 import asyncio
 import sys
 from typing import Literal
 
-from agents import Agent, Runner, function_tool, set_tracing_disabled
+from agents import Agent, FunctionTool, Model, Runner, function_tool, set_tracing_disabled
 from agents.testing import ScriptedModel, assistant_message, function_call
 
 from turngate import dump_steps
 from turngate.integrations.openai_agents import TurnGate
 
 
-async def review(model, update_page) -> None:
+async def review(model: Model, update_page: FunctionTool) -> None:
     gate = TurnGate(Agent(name="pages", model=model, tools=[update_page]),
                     record=lambda step: dump_steps([step], sys.stdout))
     result = await Runner.run(gate.agent, "Put page 42 up for review.", run_config=gate.run_config())

@@ -34,6 +34,8 @@ class TurnGuardrail(CustomGuardrail):
     LiteLLM's. In Python, `record=` is also given each run step of a refused turn, and
     `telemetry=` may be a host's `Telemetry`."""
 
+    toolsets: ToolsetCache
+
     # The two hooks below are the whole guardrail. It has no `apply_guardrail`, LiteLLM's
     # unified interface, which would run in their place and can neither drop calls nor turn
     # a response into text; this keeps LiteLLM on these hooks should a subclass add one.

@@ -110,6 +110,10 @@ class ToolsetCache:
     least recently used dropped past `size`; a list that cannot be read is kept as its
     `FormatError`, so it is not read again on every request."""
 
+    table: Table
+    casts: bool
+    size: int
+
     def __init__(self, table: Table, casts: bool, size: int = 256):
         self.table, self.casts, self.size = table, casts, size
         self._entries: OrderedDict[str, Toolset | FormatError] = OrderedDict()

@@ -43,7 +43,7 @@ class Outcome:
 
 async def corrected(first: Round, messages: tuple[dict[str, Any], ...], ask: Ask, options: GateOptions) -> Outcome:
     """The outcome of a refused first round after at most `options.rounds` corrections."""
-    conversation = list(messages)
+    conversation: list[Any] = list(messages)
     turn = turn_number(messages)
     last, tokens = first, first.tokens
     _record(last, turn, options)

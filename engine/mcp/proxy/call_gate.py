@@ -63,6 +63,10 @@ class CallGate:
     client sent it, where the server is sent another (the call is judged, and reported to
     telemetry, under the client's)."""
 
+    session: Session
+    steps: StepLog | None
+    shown_id: Callable[[object], object]
+
     def __init__(self, session: Session, steps: StepLog | None = None,
                  shown_id: Callable[[object], object] = _as_given):
         self.session, self.steps, self.shown_id = session, steps, shown_id
@@ -93,7 +97,7 @@ class CallGate:
             if not allowed_id(request):  # a notification to the SDKs: nothing answers it
                 return Ruling(None, True)
             answer = session.core.answer(verdict)
-            return Ruling(None, True, refusal_response(request, answer, session.tools.server_info))
+            return Ruling(None, True, refusal_response(request, answer, session.tools.server_info))  # type: ignore[arg-type]
         changed = verdict.casts[0].changed if verdict.casts else ()
         self._forwarded(request, call["name"], changed)
         if changed:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ...formats.mcp_calls import ToolResult
     from ...table.entries import Table
     from ...turn.calls import TurnVerdict
     from ...turn.gate import Toolset
@@ -43,6 +44,10 @@ def read_table(name: str) -> Table:
 class Core:
     """The table calls are judged by and the functions that judge them, loaded once, and
     the telemetry each decision is reported with (None: none)."""
+
+    table_option: Table | str | None
+    casts: bool
+    telemetry: None | Telemetry
 
     def __init__(self, table: Table | str | None, casts: bool, telemetry: Telemetry | None = None):
         self.table_option, self.casts = table, casts
@@ -73,6 +78,7 @@ class Core:
         raised compiling one (its calls are answered with it: never a silent pass)."""
         from ...kinds.hosted import RuleKindError
         from ...turn.gate import SHARED_CACHE, Toolset
+        errors: dict[str, Exception]
         table, failed, errors = self.table(), set(), {}
         for name, schema in schemas.items():
             try:
@@ -100,7 +106,7 @@ class Core:
             self.telemetry.unjudged(tool, offered, call_id)
 
     @staticmethod
-    def answer(verdict: TurnVerdict) -> dict[str, Any]:
+    def answer(verdict: TurnVerdict) -> ToolResult:
         """The tool error result of a refused call, as the MCP format writes it."""
         from ...formats import mcp_calls
         return mcp_calls.answers(verdict)[0]

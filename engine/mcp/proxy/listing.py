@@ -25,6 +25,10 @@ MOST_TOOL_PAGES = 1000
 class Listing:
     """The pages of one listing so far, and the cursor of the next."""
 
+    changes: int
+    epoch: int | None
+    pages: int
+
     def __init__(self, changes: int, epoch: int | None):
         #: The change notices seen when its first page was asked for (see `ToolList`), and
         #: the proxy's listen stream it was asked under (None: none was open).
@@ -74,6 +78,10 @@ class KnownList:
     """A complete list: the tools judged (name -> schema), those offered but unjudged, and
     whether some entry named no tool the proxy can read (then a name not in the list may
     be that entry's, and is not refused as unknown)."""
+
+    core: Core
+    entries: list[object]
+    unreadable: bool
 
     def __init__(self, entries: list[object], core: Core):
         self.core, self.entries = core, entries

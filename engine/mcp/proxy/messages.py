@@ -40,7 +40,7 @@ _AS_SERVERS_READ = json.JSONDecoder(parse_int=any_size_integer)
 def parse(line: bytes | str) -> object:
     """The JSON value of a line, or None when it is not JSON (it is passed on all the same)."""
     try:
-        return _AS_SERVERS_READ.decode(line.decode("utf-8", "replace") if type(line) is bytes else line)
+        return _AS_SERVERS_READ.decode(line.decode("utf-8", "replace") if type(line) is bytes else line)  # type: ignore[arg-type]
     except (ValueError, RecursionError):
         return None
 

@@ -33,6 +33,14 @@ Send = Callable[[bytes], Awaitable[None]]
 
 
 class OwnRequests:
+    to_server: Callable[[bytes], Awaitable[None]]
+    answer_wait: float
+    silence: float
+    prefix: str
+    mark: bytes
+    asked: int
+    given_up: bool
+
     def __init__(self, to_server: Send, answer_wait: float = ANSWER_WAIT, silence: float = SILENCE):
         self.to_server, self.answer_wait, self.silence = to_server, answer_wait, silence
         self.prefix = f"turngate-proxy-{uuid.uuid4().hex}-"

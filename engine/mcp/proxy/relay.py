@@ -15,7 +15,7 @@ ping must not wait for a server that does not answer the proxy).
 
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 import anyio
 
@@ -24,6 +24,11 @@ from .call_gate import CallGate, Ruling, call_name
 from .messages import Message, encode, id_key, is_answer, is_call, params_of, parse
 from .own_requests import OwnRequests, Send
 from .reading import Piece, pieces
+
+if TYPE_CHECKING:
+    from anyio import Event
+    from .session import Session
+    from typing import Awaitable
 
 #: Starts a task beside the relay's (a task group's `start_soon`).
 Spawn = Callable[..., object]
@@ -44,6 +49,15 @@ def call_names(parts: list[Piece]) -> list[str] | None:
 
 
 class Relay:
+    gate: CallGate
+    session: Session
+    own: OwnRequests
+    to_server: Callable[[bytes], Awaitable[None]]
+    to_client: Callable[[bytes], Awaitable[None]]
+    spawn: Callable[..., object]
+    released: Event
+    batches: BatchAnswers
+
     def __init__(self, gate: CallGate, own: OwnRequests, to_server: Send, to_client: Send, spawn: Spawn):
         self.gate, self.session, self.own = gate, gate.session, own
         self.to_server, self.to_client, self.spawn = to_server, to_client, spawn

@@ -10,6 +10,8 @@ the proxy decides).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import errno
 import os
 import signal
@@ -17,6 +19,9 @@ import subprocess
 
 import anyio
 import anyio.abc
+
+if TYPE_CHECKING:
+    from anyio import Event
 
 #: Seconds the server has to exit after its stdin closes, then after SIGTERM. Together within
 #: the 2 s an SDK client gives the proxy itself before it sends SIGTERM to the proxy.
@@ -35,6 +40,8 @@ class ServerNotStarted(Exception):
 
 class Ending:
     """What ended the run, for the exit code, and when the server's time to leave is up."""
+
+    server_done: Event
 
     def __init__(self) -> None:
         self.signal: int | None = None  # the signal that stopped the proxy

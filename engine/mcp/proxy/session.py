@@ -37,6 +37,11 @@ class Upstream(Protocol):
 
 
 class Session:
+    core: Core
+    upstream: Upstream
+    tools: ToolList
+    stream: Subscription
+
     def __init__(self, core: Core, upstream: Upstream, clock: Clock = time.monotonic):
         self.core, self.upstream = core, upstream
         self.tools = ToolList(core, clock)

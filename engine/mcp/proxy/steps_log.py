@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 
 class StepLog:
+    out: TextIO
+    privacy: str
+    shown_id: Callable[[object], object]
+
     def __init__(self, out: TextIO, privacy: str, shown_id: Callable[[object], object] = lambda given: given):
         self.out, self.privacy, self.shown_id = out, privacy, shown_id
         self._turns = [0]  # shared with siblings: one numbering per file

@@ -12,11 +12,15 @@ pass through as they are (a change they tell is noted all the same).
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import anyio
 
 from .messages import TOOLS_CHANGED, Message, params_of
+
+if TYPE_CHECKING:
+    from anyio import Event
+
 
 LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
@@ -30,6 +34,13 @@ Open = Callable[[dict[str, Any]], Awaitable[object]]
 class Subscription:
     """The state of the proxy's stream: none yet, opening, held (acknowledged with tool
     list changes honoured), or refused (the server does not offer one)."""
+
+    on_change: Callable[[], None]
+    on_lost: Callable[[int], None]
+    epoch: int
+    held: bool
+    refused: bool
+    settled: Event
 
     def __init__(self, on_change: Callable[[], None], on_lost: Callable[[int], None]):
         self.on_change, self.on_lost = on_change, on_lost

@@ -32,6 +32,12 @@ Clock = Callable[[], float]
 
 
 class ToolList:
+    core: Core
+    clock: Callable[[], float]
+    changes: int
+    learned: int
+    received: float
+
     def __init__(self, core: Core, clock: Clock = time.monotonic):
         self.core, self.clock = core, clock
         self.known: KnownList | None = None

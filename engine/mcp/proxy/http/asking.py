@@ -12,7 +12,7 @@ answer is the stream, read in a task of its own.
 from __future__ import annotations
 
 import uuid
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import anyio
 import httpx2
@@ -22,6 +22,9 @@ from ..own_requests import ANSWER_WAIT
 from ..subscription import Subscription
 from .events import EventReader
 from .wire import ACCEPT_BOTH, HOP_BY_HOP, routing_headers
+
+if TYPE_CHECKING:
+    from httpx2 import AsyncClient
 
 #: Headers that belong to one request, not to the client: not copied onto the proxy's.
 PER_REQUEST = frozenset({"accept", "content-type", "mcp-method", "mcp-name", "last-event-id", "origin"})
@@ -35,6 +38,14 @@ def client_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 class HttpAsk:
+    url: str
+    client: AsyncClient
+    spawn: Callable[..., object]
+    answer_wait: float
+    given_up: bool
+    prefix: str
+    asked: int
+
     def __init__(self, url: str, client: httpx2.AsyncClient, spawn: Callable[..., object],
                  answer_wait: float = ANSWER_WAIT):
         self.url, self.client, self.spawn, self.answer_wait = url, client, spawn, answer_wait

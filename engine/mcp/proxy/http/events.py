@@ -21,6 +21,10 @@ KEPT_STREAMS = 64
 
 
 class EventStream:
+    id: str
+    done: bool
+    readers: int
+
     def __init__(self, streams: dict[str, EventStream] | None = None):
         self.id = uuid.uuid4().hex
         self.events: list[bytes] = []

@@ -15,7 +15,7 @@ that client's headers.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
 import anyio.abc
 import httpx2
@@ -32,6 +32,10 @@ from .events import EventReader
 from .remote import timeouts
 from .wire import PARAM, SESSION, param_headers, passed_on
 
+if TYPE_CHECKING:
+    from anyio.abc import TaskGroup
+    from httpx2 import AsyncClient
+
 
 def _credential(name: str) -> bool:
     return name in ("authorization", "cookie") or any(part in name for part in ("auth", "key", "token"))
@@ -40,6 +44,9 @@ def _credential(name: str) -> bool:
 class Forwarded:
     """One client session's gate."""
 
+    session: Session
+    gate: CallGate
+
     def __init__(self, core: Core, steps: StepLog | None, ask: HttpAsk):
         self.ask = ask
         self.session = Session(core, ask)
@@ -47,6 +54,13 @@ class Forwarded:
 
 
 class Forwarder:
+    url: str
+    headers: list[tuple[str, str]]
+    core: Core
+    steps: StepLog | None
+    tasks: TaskGroup
+    client: AsyncClient
+
     def __init__(self, url: str, headers: list[tuple[str, str]], core: Core, steps: StepLog | None,
                  tasks: anyio.abc.TaskGroup):
         self.url, self.headers, self.core, self.steps, self.tasks = url, headers, core, steps, tasks

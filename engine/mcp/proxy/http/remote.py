@@ -15,13 +15,18 @@ client as a JSON-RPC error naming it (unauthorized, session expired, unreachable
 from __future__ import annotations
 
 import sys
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import anyio
 import httpx2
 
 from ..messages import allowed_id, encode, params_of, parse
 from .wire import ACCEPT_BOTH, LAST_EVENT, SESSION, VERSION, error_message, param_headers, routing_headers
+
+if TYPE_CHECKING:
+    from anyio import Event
+    from httpx2 import AsyncClient
+
 
 Deliver = Callable[[bytes], Awaitable[None]]
 SchemaOf = Callable[[str], object]
@@ -37,6 +42,15 @@ def timeouts() -> httpx2.Timeout:
 
 
 class RemoteServer:
+    url: str
+    headers: list[tuple[str, str]]
+    client: AsyncClient
+    deliver: Callable[[bytes], Awaitable[None]]
+    spawn: Callable[..., object]
+    schema_of: Callable[[str], object]
+    in_flight: int
+    drained: Event
+
     def __init__(self, url: str, headers: list[tuple[str, str]], client: httpx2.AsyncClient, deliver: Deliver,
                  spawn: Callable[..., object], schema_of: SchemaOf):
         self.url, self.headers, self.client = url, headers, client

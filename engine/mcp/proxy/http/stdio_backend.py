@@ -18,7 +18,7 @@ to the newest open POST stream, or wait for the next GET stream.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
@@ -35,6 +35,11 @@ from ..session import Session
 from ..steps_log import StepLog
 from .events import EventStream
 
+if TYPE_CHECKING:
+    from anyio.abc import Process
+    from typing import Awaitable
+    from typing import Callable
+
 #: Messages kept for a GET stream that is not open yet.
 BACKLOG = 100
 _numbers = itertools.count(1)
@@ -44,11 +49,24 @@ class Route:
     """Where the answers of one POST go: its stream, and the ids still to be answered (the
     id on the server's side -> the client's)."""
 
+    stream: EventStream
+    ids: dict[str, object]
+
     def __init__(self, stream: EventStream, ids: dict[str, object]):
         self.stream, self.ids = stream, ids
 
 
 class Backend:
+    command: list[str]
+    core: Core
+    steps: StepLog | None
+    modern: bool
+    alive: bool
+    ending: Ending
+    process: Process
+    to_server: Callable[[bytes], Awaitable[None]]
+    relay: Relay
+
     def __init__(self, command: list[str], core: Core, steps: StepLog | None, modern: bool):
         self.command, self.core, self.steps, self.modern = command, core, steps, modern
         self.routes: dict[str, Route] = {}  # by the server-side id

@@ -13,7 +13,7 @@ DELETE: the end of the session (its server is stopped).
 from __future__ import annotations
 
 import uuid
-from typing import Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
 import anyio
 import anyio.abc
@@ -27,6 +27,10 @@ from ..steps_log import StepLog
 from .events import EventReader, EventStream, resume_point
 from .stdio_backend import Backend
 from .wire import LAST_EVENT, SESSION, error_message
+
+if TYPE_CHECKING:
+    from anyio.abc import TaskGroup
+
 
 SSE_HEADERS = {"cache-control": "no-cache, no-transform", "x-accel-buffering": "no"}
 #: Seconds a session may go without a request (and with no stream read) before it is ended:
@@ -50,6 +54,11 @@ def accepts_events(request: Request) -> bool:
 
 
 class StdioSessions:
+    command: list[str]
+    core: Core
+    steps: StepLog | None
+    tasks: TaskGroup
+
     def __init__(self, command: list[str], core: Core, steps: StepLog | None, tasks: anyio.abc.TaskGroup):
         self.command, self.core, self.steps, self.tasks = command, core, steps, tasks
         self.sessions: dict[str, Backend] = {}
