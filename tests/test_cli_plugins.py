@@ -126,3 +126,15 @@ def test_a_folder_given_as_a_plugin_is_one_sentence(capfd, files, tmp_path):
 
 def test_the_fixture_leaves_only_the_shipped_kinds():
     assert "max-length" not in turngate.kinds.registry.RULE_KINDS
+
+
+def test_a_plugin_file_is_read_as_python_whatever_its_name_ends_with(capfd, files, tmp_path):
+    """A path without ".py" is still a file of Python source, not a traceback."""
+    plugin = tmp_path / "max_length.plugin"
+    plugin.write_text(open(PLUGIN).read())
+    status, out, err = run(capfd, "check", "--plugin", str(plugin), "--table", HOST_TABLE, *files)
+    assert (status, err) == (1, "") and out.endswith(TOO_LONG + "\n")
+    broken = tmp_path / "broken"
+    broken.write_text("this is not python\n")
+    status, out, err = run(capfd, "check", "--plugin", str(broken), *files)
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err

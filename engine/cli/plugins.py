@@ -9,6 +9,7 @@ from typing import Any
 import contextlib
 import importlib
 import importlib.util
+from importlib.machinery import SourceFileLoader
 import os
 import sys
 from pathlib import Path
@@ -76,7 +77,8 @@ def _import_file(path: str) -> None:
         problem = "is a folder, not a file" if file.is_dir() else "does not exist"
         raise InputError(f'the plugin file "{path}" {problem}.')
     name = file.stem if file.stem.isidentifier() else "turngate_plugin"
-    spec = importlib.util.spec_from_file_location(name, file)
+    # Read as Python source whatever its suffix (a file named "rules/plugin" is a plugin too).
+    spec = importlib.util.spec_from_file_location(name, file, loader=SourceFileLoader(name, str(file)))
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[name] = module  # so that the module's classes can find their module
     folder = str(file.resolve().parent)
