@@ -22,7 +22,8 @@ from proxy_support import (
 from test_proxy_http_listen import INITIALIZE, JSON_AND_EVENTS, TOKENS, _resumed, http_client, listening
 from test_proxy_lists import text_of
 
-pytestmark = pytest.mark.anyio
+# Real servers over Streamable HTTP (or from PyPI), end to end: left out of the fast loop.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

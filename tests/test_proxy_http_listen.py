@@ -30,7 +30,8 @@ from proxy_support import (
 from test_proxy_lists import text_of
 from test_proxy_pypi import CONVERT
 
-pytestmark = pytest.mark.anyio
+# Real servers over Streamable HTTP (or from PyPI), end to end: left out of the fast loop.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 TOKENS = "admin=token-of-ann,user=token-of-bob"
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}

@@ -25,7 +25,8 @@ from proxy_support import (
 )
 from test_proxy_lists import text_of
 
-pytestmark = pytest.mark.anyio
+# Real servers over Streamable HTTP (or from PyPI), end to end: left out of the fast loop.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 TOKENS = "admin=token-of-ann,user=token-of-bob"
 
 

@@ -30,7 +30,8 @@ from proxy_support import (
 from test_proxy_http_listen import http_client, listening
 from test_proxy_lists import text_of
 
-pytestmark = pytest.mark.anyio
+# Real servers over Streamable HTTP (or from PyPI), end to end: left out of the fast loop.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 NOTIFYING = {"TURNGATE_LISTEN": "1", "TURNGATE_NOTIFY": "1"}
 
 

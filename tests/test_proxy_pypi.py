@@ -22,7 +22,8 @@ from proxy_support import (
     tool_calls_received,
 )
 
-pytestmark = pytest.mark.anyio
+# Real servers over Streamable HTTP (or from PyPI), end to end: left out of the fast loop.
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 CONVERT = {"source_timezone": "Europe/Berlin", "time": "12:00", "target_timezone": "Asia/Tokyo"}
 
