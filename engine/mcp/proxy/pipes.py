@@ -63,6 +63,7 @@ async def _stdout_writer(loop: asyncio.AbstractEventLoop) -> Send:
         transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin,
                                                             os.fdopen(os.dup(1), "wb", 0))
         writer = asyncio.StreamWriter(transport, protocol, None, loop)
+        _STDOUT_WRITERS.append(writer)
 
         async def write(data: bytes) -> None:
             writer.write(data)
@@ -103,9 +104,17 @@ def client_sender(write: Send, run: anyio.CancelScope) -> Send:
     return send
 
 
+#: Writers to the proxy's stdout, closed at the end of the run while the loop still runs:
+#: left to the garbage collector, Python 3.12's StreamWriter closes itself at exit, after
+#: the loop has closed, and prints a traceback ("Event loop is closed").
+_STDOUT_WRITERS: list[asyncio.StreamWriter] = []
+
+
 def restore_blocking() -> None:
     """The event loop made stdin and stdout non-blocking; whoever else holds them (a shell,
-    the client) gets them back as they were."""
+    the client) gets them back as they were. The run's stdout writers are closed first."""
+    while _STDOUT_WRITERS:
+        _STDOUT_WRITERS.pop().close()
     for fd in (0, 1):
         try:
             os.set_blocking(fd, True)
